@@ -1,0 +1,51 @@
+/*
+ * doca_version.h - the DOCA API level these headers describe (3.0.0058).
+ *
+ * doca_version() is the level a program was compiled against;
+ * doca_version_runtime() the level of the library it runs with.
+ */
+#ifndef DOCA_VERSION_H_
+#define DOCA_VERSION_H_
+
+#include <stddef.h>
+
+#include <doca_compat.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define DOCA_VERSION_MAJOR 3
+#define DOCA_VERSION_MINOR 0
+#define DOCA_VERSION_PATCH 58
+#define DOCA_VERSION_STRING "3.0.0058"
+
+/* Packed version: major in bits 24+, minor in 16-23, patch below. */
+#define DOCA_VERSION_CALC_EXACT(major, minor, patch) ((size_t)((major) << 24 | (minor) << 16 | (patch)))
+
+#define DOCA_VERSION_EXACT DOCA_VERSION_CALC_EXACT(DOCA_VERSION_MAJOR, DOCA_VERSION_MINOR, DOCA_VERSION_PATCH)
+
+/* "Official" numbering: the patch counts in thousands (argument kept bare on purpose). */
+#define DOCA_VERSION_CALC(major, minor, patch) ((size_t)((major) << 24 | (minor) << 16 | (patch * 1000)))
+
+#define DOCA_VERSION_OFFICIAL DOCA_VERSION_CALC(DOCA_VERSION_MAJOR, DOCA_VERSION_MINOR, DOCA_VERSION_PATCH)
+
+#define DOCA_VERSION_EQ_CURRENT(major, minor, patch) (DOCA_VERSION_CALC(major, minor, patch) == DOCA_VERSION_OFFICIAL)
+
+#define DOCA_VERSION_LTE_CURRENT(major, minor, patch) (DOCA_VERSION_CALC(major, minor, patch) <= DOCA_VERSION_OFFICIAL)
+
+/* Version of the headers the caller was built with. */
+static inline const char *doca_version(void)
+{
+	return DOCA_VERSION_STRING;
+}
+
+/* Version of the library the caller runs against (static storage). */
+DOCA_EXPERIMENTAL
+const char *doca_version_runtime(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DOCA_VERSION_H_ */

@@ -1,0 +1,132 @@
+/*
+ * sd_dev.h - the emulated device model as the other layers see it.
+ *
+ * The topology (built-in default or SOFTDOCA_TOPOLOGY file) is parsed once
+ * per process into immutable `struct sd_device` records.  A devinfo is a
+ * thin handle that points at one record; an open doca_dev points at the same
+ * record.  "Same underlying device" therefore means "same sd_device".
+ *
+ * Capability values live in `struct sd_caps`; a named profile (bf3, bf2,
+ * cx7) fills them and the topology file may override single values.
+ */
+#ifndef SD_DEV_H
+#define SD_DEV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <pthread.h>
+
+#include <doca_dev.h>
+
+#include "sd_visibility.h"
+
+struct sd_engine;
+
+enum sd_side {
+	SD_SIDE_HOST = 0,
+	SD_SIDE_DPU = 1,
+};
+
+/* Every capability a softdoca library answers from the topology. */
+struct sd_caps {
+	/* DOCA DMA (03 §6.3) */
+	bool dma_memcpy;
+	uint32_t dma_max_tasks;
+	uint32_t dma_max_list_len;
+	uint64_t dma_max_buf_size;
+	uint32_t num_comp_vectors;
+	/* mmap (02 §4.3.21) */
+	bool mmap_export_pci;
+	bool mmap_from_export_pci;
+	bool mmap_export_rdma;
+	uint32_t mmap_max_devices;
+	/* mmap advise (05 §2.3) */
+	bool advise_supported;
+	uint64_t advise_max_buf_size;
+	/* comch (04 §1.3) */
+	bool comch_server;
+	bool comch_client;
+	uint32_t comch_max_name_len;
+	uint32_t comch_max_msg_size;
+	uint32_t comch_max_recv_queue;
+	uint32_t comch_max_send_tasks;
+	uint32_t comch_max_clients;
+	/* devinfo (01 §7.7) */
+	bool rep_filter_all;
+	bool rep_filter_net;
+	bool rep_filter_emulated;
+	bool hotplug_manager;
+	bool notification_moderation;
+	bool accelerate_reclaim;
+	uint32_t active_rate_gbps;
+};
+
+/* One representor exposed by a DPU-side device. */
+struct sd_rep {
+	char pci_addr[16];  /* "dddd:bb:dd.f" of the represented function */
+	char vuid[128];
+	char iface_name[256];
+	uint32_t vhca_id;
+	int func_type;      /* enum doca_pci_func_type */
+	bool hotplug;
+	bool emulated;      /* kind: network (false) or emulated (true) */
+	bool is_hotplugged; /* current hot-plug state */
+};
+
+/* One emulated local device, immutable after the topology is loaded. */
+struct sd_device {
+	char pci_addr[16]; /* canonical "dddd:bb:dd.f" */
+	uint16_t domain;
+	uint8_t bus, devno, func;
+	enum sd_side side;
+	char ibdev_name[64];
+	char iface_name[256];
+	uint8_t mac[6];
+	bool has_ipv4, has_ipv6;
+	uint8_t ipv4[4];
+	uint8_t ipv6[16];
+	uint32_t vhca_id;
+	char profile[16];
+	struct sd_caps caps;
+	const struct sd_engine *engine; /* data mover chosen by the topology */
+	uint32_t num_reps;
+	struct sd_rep *reps;
+};
+
+/* Device lists hand out these; the record is shared, the handle is not. */
+struct doca_devinfo {
+	uint32_t magic; /* SD_DEVINFO_MAGIC while valid */
+	const struct sd_device *node;
+};
+
+struct doca_dev {
+	uint32_t magic; /* SD_DEV_MAGIC while open */
+	struct doca_devinfo info; /* what doca_dev_as_devinfo returns */
+	const struct sd_device *node;
+	uint32_t open_count;      /* protected by the device registry lock */
+	uint32_t dependents;      /* mmaps, contexts, imports, reps (D-29) */
+};
+
+#define SD_DEVINFO_MAGIC 0x44564e46u /* "DVNF" */
+#define SD_DEV_MAGIC 0x44455630u     /* "DEV0" */
+
+/* True when `dev` is a live, open device handle of this process. */
+SD_PRIV bool priv_doca_dev_is_valid(const struct doca_dev *dev);
+
+/*
+ * Record / drop a dependent of an open device (an mmap that registered it,
+ * a context created on it, ...).  While a dependent exists the close that
+ * would drop the last reference is refused with DOCA_ERROR_IN_USE (D-29).
+ */
+SD_PRIV void priv_doca_dev_dep_get(struct doca_dev *dev);
+SD_PRIV void priv_doca_dev_dep_put(struct doca_dev *dev);
+
+/* The capability record behind a devinfo handle, or NULL for a bad handle. */
+SD_PRIV const struct sd_device *priv_doca_devinfo_node(const struct doca_devinfo *devinfo);
+
+static inline const struct sd_device *sd_dev_node(const struct doca_dev *dev)
+{
+	return dev->node;
+}
+
+#endif /* SD_DEV_H */

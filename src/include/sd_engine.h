@@ -1,0 +1,56 @@
+/*
+ * sd_engine.h - the engine interface: what moves the bytes of a copy job.
+ *
+ * A DMA memcpy task becomes a copy job: a source list and a destination
+ * list of segments.  Each segment is either local memory (a pointer the
+ * process can dereference) or remote memory reached through an imported
+ * mmap's access hooks.  The library validates the task, builds the job and
+ * hands it to the engine of its device; it never calls memcpy itself.
+ *
+ * Engines (src/common/engine): `cpu` (default, copies inside
+ * doca_pe_progress), later `xproc` and `cuda`.
+ */
+#ifndef SD_ENGINE_H
+#define SD_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_error.h>
+
+#include "sd_visibility.h"
+
+struct doca_mmap;
+
+struct sd_seg {
+	uint8_t *addr;          /* local pointer, or exporter address if remote */
+	size_t len;
+	struct doca_mmap *mmap; /* non-NULL only for remote (imported) memory */
+};
+
+struct sd_copy_job {
+	const struct sd_seg *src;
+	uint32_t nsrc;
+	const struct sd_seg *dst;
+	uint32_t ndst;
+	uint64_t total; /* bytes to move: sum of src lengths, fits in dst */
+};
+
+struct sd_engine {
+	const char *name;
+	/*
+	 * Move every byte of `job` now, on the calling thread.  Sources are
+	 * concatenated into the destinations in order, each destination filled
+	 * to its length before the next.  memmove semantics within a segment
+	 * pair.  Returns DOCA_SUCCESS or DOCA_ERROR_IO_FAILED.
+	 */
+	doca_error_t (*copy)(const struct sd_copy_job *job);
+};
+
+/* The engine named `name` ("cpu", ...), or NULL. */
+SD_PRIV const struct sd_engine *priv_doca_engine_find(const char *name);
+
+/* The engine used when the topology names none (honours SOFTDOCA_ENGINE). */
+SD_PRIV const struct sd_engine *priv_doca_engine_default(void);
+
+#endif /* SD_ENGINE_H */

@@ -1,0 +1,212 @@
+/*
+ * sd_exec.h - the generic context framework: contexts, tasks, progress
+ * engines, and the ops tables through which a library plugs in.
+ *
+ * Core code (src/common/exec) knows nothing of DMA, Comch or advise.  A
+ * library embeds `struct doca_ctx` in its instance and `struct doca_task` as
+ * the FIRST member of each task type, describes itself with a
+ * `struct sd_ctx_ops` and each task type with a `struct sd_task_ops`, and
+ * lets the framework run the state machine of 03 §3 and the progress
+ * algorithm of 03 §5.3.
+ *
+ * Threading: one progress domain (a PE with its contexts and tasks) is used
+ * by one thread at a time; nothing here locks.  Engine threads only touch
+ * the atomic `ready` word of a task and the PE's wake-up path.
+ */
+#ifndef SD_EXEC_H
+#define SD_EXEC_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_ctx.h>
+#include <doca_error.h>
+#include <doca_pe.h>
+#include <doca_types.h>
+
+#include "sd_visibility.h"
+
+struct doca_dev;
+struct sd_task_conf;
+
+/* Who owns a task slot (03 §2.3). */
+enum sd_task_own {
+	SD_TASK_FREE = 0,      /* in the pool */
+	SD_TASK_APP = 1,       /* allocated, held by the application */
+	SD_TASK_IN_FLIGHT = 2, /* submitted, callback not yet entered */
+};
+
+struct doca_task {
+	struct doca_ctx *ctx;
+	struct sd_task_conf *conf; /* task type of the owning context */
+	struct doca_task *next;    /* PE FIFO link while in flight */
+	union doca_data user_data;
+	doca_error_t status;
+	uint8_t own;               /* enum sd_task_own */
+	/*
+	 * Engines that execute ahead of reporting (worker threads) set this
+	 * to 1 with release ordering once the task's outcome is known; the
+	 * default engine never uses it (every task is ready at once).
+	 */
+	atomic_uchar ready;
+	doca_error_t early_status; /* outcome recorded by an early engine */
+};
+
+/* Per task type behaviour, supplied by the library. */
+struct sd_task_ops {
+	const char *name;  /* e.g. "memcpy", used in diagnostics */
+	size_t task_size;  /* sizeof the library task (doca_task first) */
+	/* Rule checks shared by try_submit and execution (03 §6.6). */
+	doca_error_t (*validate)(struct doca_task *task);
+	/*
+	 * Run the task now, inside doca_pe_progress (default engine).  Returns
+	 * the final status; on failure nothing observable was changed except
+	 * for genuine memory-access failures (IO_FAILED).
+	 */
+	doca_error_t (*execute)(struct doca_task *task);
+	/*
+	 * Optional: called by doca_task_submit after the task is queued, so an
+	 * early engine can start on it.  Must not fail or validate (D-7).
+	 */
+	void (*on_submit)(struct doca_task *task);
+	/*
+	 * Invoke the application's callback with its typed signature.  `cb` is
+	 * the function pointer the library stored in the conf.
+	 */
+	void (*invoke)(void (*cb)(void), struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud);
+	/* Whether an execution failure of this type stops the context (D-8). */
+	bool failure_is_fatal;
+};
+
+/* A fixed pool of task objects, sized at context start (D-30). */
+struct sd_task_pool {
+	uint8_t *slab;              /* capacity * stride bytes */
+	struct doca_task **free_stack;
+	size_t stride;
+	uint32_t capacity;
+	uint32_t nfree;
+};
+
+/* One configured task type of one context. */
+struct sd_task_conf {
+	const struct sd_task_ops *ops;
+	void (*success_cb)(void);
+	void (*error_cb)(void);
+	uint32_t num_tasks;   /* pool size for the next start */
+	bool configured;
+	struct sd_task_pool pool;
+};
+
+/* Per library behaviour of a context. */
+struct sd_ctx_ops {
+	const char *type_name; /* "doca_dma", used in diagnostics */
+	/*
+	 * Library part of doca_ctx_start, after the generic checks (NULL,
+	 * state, PE).  Returns DOCA_SUCCESS, or the error that doca_ctx_start
+	 * returns with the context left IDLE.  Task pools of configured
+	 * types are created by the framework after this succeeds.
+	 */
+	doca_error_t (*start)(struct doca_ctx *ctx);
+	/* true: IDLE -> RUNNING inside start; false: IDLE -> STARTING. */
+	bool sync_start;
+	/* Library resources released when the context reaches IDLE. */
+	void (*release)(struct doca_ctx *ctx);
+	/* Outstanding library work that keeps a STOPPING context (Comch). */
+	bool (*has_outstanding)(struct doca_ctx *ctx);
+	/* Called when the context enters STOPPING (drop connections, ...). */
+	void (*on_stopping)(struct doca_ctx *ctx);
+	/* Event step (03 §5.3 step 4); NULL when the library has no events. */
+	bool (*event_pending)(struct doca_ctx *ctx);
+	void (*event_dispatch)(struct doca_ctx *ctx);
+	/* Asynchronous start: STARTING -> RUNNING is ready to be reported. */
+	bool (*start_complete)(struct doca_ctx *ctx);
+};
+
+#define SD_CTX_MAX_TASK_TYPES 4
+
+struct doca_ctx {
+	uint32_t magic; /* SD_CTX_MAGIC while the instance exists */
+	enum doca_ctx_states state;
+	const struct sd_ctx_ops *ops;
+	struct doca_dev *dev;      /* device the instance was created on */
+	struct doca_pe *pe;        /* NULL until connected */
+	struct doca_ctx *pe_next;  /* PE's list of connected contexts */
+	union doca_data user_data;
+	doca_ctx_state_changed_callback_t state_cb;
+	uint64_t inflight;
+	uint64_t allocated;
+	uint32_t comp_vector;
+	uint32_t num_task_types;
+	struct sd_task_conf task_types[SD_CTX_MAX_TASK_TYPES];
+	uint32_t scan_mark;        /* scratch for the PE's ordered scan */
+};
+
+#define SD_CTX_MAGIC 0x43545830u /* "CTX0" */
+
+struct doca_pe {
+	uint32_t magic; /* SD_PE_MAGIC while valid */
+	struct doca_ctx *ctxs;   /* connected contexts */
+	uint32_t num_ctxs;
+	struct doca_task *fifo_head;
+	struct doca_task *fifo_tail;
+	uint64_t inflight;
+	uint32_t stopping;       /* connected contexts in STOPPING */
+	uint32_t event_ctxs;     /* connected contexts with an event step */
+	uint32_t bound_graphs;   /* graphs bound to this PE (05 §1.7) */
+	uint32_t scan_epoch;
+	bool dispatching;        /* a callback of this PE is running */
+	atomic_bool armed;       /* doca_pe_request_notification armed it */
+	enum doca_pe_event_mode event_mode;
+	int efd;                 /* eventfd notification handle */
+	/* Optional graph engine hooks (05 §1); NULL until a graph binds. */
+	bool (*graph_pending)(struct doca_pe *pe);
+	void (*graph_dispatch)(struct doca_pe *pe);
+	void *graph_priv;
+};
+
+#define SD_PE_MAGIC 0x50454e47u /* "PENG" */
+
+/*
+ * Library side of the framework (exported to the other softdoca libraries).
+ */
+
+/* Initialise the embedded context of a new library instance (state IDLE). */
+SD_PRIV void priv_doca_ctx_init(struct doca_ctx *ctx, const struct sd_ctx_ops *ops, struct doca_dev *dev);
+
+/*
+ * Tear down the embedded context when the instance is destroyed: checks
+ * IDLE (BAD_STATE otherwise, D-16) and disconnects it from its PE.
+ */
+SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx, const char *func);
+
+/* Register a task type; returns its index or -1 when the table is full. */
+SD_PRIV int priv_doca_ctx_add_task_type(struct doca_ctx *ctx, const struct sd_task_ops *ops);
+
+/* Set the callbacks and pool size of task type `idx` (the ctx must be IDLE). */
+SD_PRIV void priv_doca_ctx_conf_task_type(struct doca_ctx *ctx, int idx, void (*success_cb)(void),
+					  void (*error_cb)(void), uint32_t num_tasks);
+
+/*
+ * Take a task of type `idx` from its pool.  Checks RUNNING (BAD_STATE) and
+ * pool exhaustion (NO_MEMORY) and logs the rejection on behalf of `func`.
+ * On success the task is application-owned with status DOCA_SUCCESS and the
+ * given user data; the library fills its own fields.
+ */
+SD_PRIV doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, int idx, union doca_data user_data,
+					  struct doca_task **task, const char *func);
+
+/* Signal an armed PE if it has pending work (engine and library threads). */
+SD_PRIV void priv_doca_pe_kick(struct doca_pe *pe);
+
+/* Request an asynchronous STARTING -> RUNNING or fatal stop (Comch). */
+SD_PRIV void priv_doca_ctx_fatal_stop(struct doca_ctx *ctx);
+
+/* true when the current thread is inside a callback dispatched by `pe`. */
+static inline bool sd_pe_dispatching(const struct doca_pe *pe)
+{
+	return pe != NULL && pe->dispatching;
+}
+
+#endif /* SD_EXEC_H */

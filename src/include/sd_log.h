@@ -1,0 +1,37 @@
+/*
+ * sd_log.h - SDK-side diagnostics shared by every softdoca library.
+ *
+ * Every rejected public call emits exactly one ERROR record in the SDK log
+ * category naming the function, the rule that was broken and the object
+ * (register D-36).  Libraries never print on their own; they go through
+ * priv_doca_sdk_log(), which libdoca_common exports under the private
+ * "priv_doca_" prefix (the same convention the real SDK uses for its
+ * internal cross-library symbols).
+ */
+#ifndef SD_LOG_H
+#define SD_LOG_H
+
+#include <stdint.h>
+
+#include <doca_error.h>
+#include <doca_log.h>
+
+#include "sd_visibility.h"
+
+/*
+ * Emit one SDK record.  `func` is the public entry point that is reporting
+ * (callers pass __func__).  Thread-safe.  Costs nothing beyond a level
+ * comparison when the SDK level filters the record out.
+ */
+SD_PRIV void priv_doca_sdk_log(uint32_t level, const char *func, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Log one ERROR record naming the calling function, then yield `err`. */
+#define SD_REJECT(err, ...) (priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, __func__, __VA_ARGS__), (err))
+
+#define SD_LOG_ERR(...) priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, __func__, __VA_ARGS__)
+#define SD_LOG_WARN(...) priv_doca_sdk_log(DOCA_LOG_LEVEL_WARNING, __func__, __VA_ARGS__)
+#define SD_LOG_INFO(...) priv_doca_sdk_log(DOCA_LOG_LEVEL_INFO, __func__, __VA_ARGS__)
+#define SD_LOG_DBG(...) priv_doca_sdk_log(DOCA_LOG_LEVEL_DEBUG, __func__, __VA_ARGS__)
+
+#endif /* SD_LOG_H */

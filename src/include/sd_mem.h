@@ -1,0 +1,122 @@
+/*
+ * sd_mem.h - memory maps and buffers as the execution layer sees them.
+ *
+ * The DMA library reads these fields directly on its per-task path, so the
+ * layouts are shared here instead of hidden behind calls.  Only the memory
+ * layer (src/common/mem) changes them.
+ */
+#ifndef SD_MEM_H
+#define SD_MEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_buf.h>
+#include <doca_mmap.h>
+#include <doca_types.h>
+
+#include "sd_visibility.h"
+
+struct doca_dev;
+struct sd_device;
+
+enum sd_mmap_state {
+	SD_MMAP_IDLE = 0,    /* created, never started */
+	SD_MMAP_STARTED = 1,
+	SD_MMAP_STOPPED = 2, /* was started, then stopped */
+};
+
+/*
+ * How bytes of a memory map are reached.  A local mmap is plain process
+ * memory (remote == NULL).  An mmap created from an export reaches the
+ * exporter's memory through these hooks (cross-process issue); they return
+ * DOCA_ERROR_IO_FAILED when the export is gone.
+ */
+struct sd_mem_remote_ops {
+	/* Copy `len` bytes at exporter address `raddr` into local `dst`. */
+	doca_error_t (*read)(struct doca_mmap *mmap, void *dst, uint64_t raddr, size_t len);
+	/* Copy `len` bytes from local `src` to exporter address `raddr`. */
+	doca_error_t (*write)(struct doca_mmap *mmap, uint64_t raddr, const void *src, size_t len);
+	/* Direct mapping of the exported range when it is shared memory, else NULL. */
+	void *(*direct)(struct doca_mmap *mmap, uint64_t raddr, size_t len);
+};
+
+#define SD_MMAP_MAX_DEVS_LIMIT 64u
+
+struct doca_mmap {
+	uint32_t magic; /* SD_MMAP_MAGIC while valid */
+	enum sd_mmap_state state;
+	bool range_set;
+	bool exported;    /* sticky once an export succeeded */
+	bool from_export; /* created by doca_mmap_create_from_export */
+	bool thread_safe;
+	uint8_t *addr;    /* range start (exporter's address for imports) */
+	size_t len;
+	uint32_t access_mask;     /* enum doca_access_flag bits */
+	uint32_t max_devs;
+	uint32_t num_devs;
+	struct doca_dev *devs[SD_MMAP_MAX_DEVS_LIMIT];
+	union doca_data user_data;
+	doca_mmap_memrange_free_cb_t *free_cb;
+	void *free_cookie;
+	uint64_t num_bufs; /* live doca_buf descriptors pointing into the map */
+	/* Import side: how to reach the bytes, and the importer's device. */
+	const struct sd_mem_remote_ops *remote;
+	void *remote_priv;
+	const struct sd_device *import_node; /* device the import was made on */
+};
+
+#define SD_MMAP_MAGIC 0x4d4d4150u /* "MMAP" */
+
+enum sd_buf_owner {
+	SD_BUF_FREE = 0,      /* slot not handed out */
+	SD_BUF_INVENTORY = 1,
+	SD_BUF_POOL = 2,
+};
+
+struct doca_buf {
+	uint8_t *head;   /* start of the buffer (exporter address for imports) */
+	size_t len;      /* whole buffer length */
+	uint8_t *data;   /* start of the data segment */
+	size_t data_len; /* length of the data segment */
+	struct doca_buf *next;   /* next element of a chained list, NULL at the end */
+	struct doca_buf *first;  /* list head this element belongs to (itself if alone) */
+	struct doca_buf *last;   /* valid on the list head: last element */
+	uint32_t list_len;       /* valid on the list head: number of elements */
+	struct doca_mmap *mmap;
+	uint16_t refcount;
+	uint8_t owner;           /* enum sd_buf_owner */
+	void *owner_obj;         /* inventory or pool that owns the slot */
+	union doca_data user_data;
+};
+
+/*
+ * True when `mmap` may be used for DMA by the device `node` (rule V6/V7 of
+ * 03 §6.6): started local mmap with that device registered, or a PCI import
+ * made on that device.
+ */
+static inline bool sd_mmap_usable_by(const struct doca_mmap *mmap, const struct sd_device *node);
+
+/* Write right of a local mmap for DMA destinations (D-32). */
+static inline bool sd_mmap_local_writable(const struct doca_mmap *mmap)
+{
+	return (mmap->access_mask & (DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_PCI_READ_WRITE |
+				     DOCA_ACCESS_FLAG_RDMA_WRITE)) != 0;
+}
+
+#include "sd_dev.h"
+
+static inline bool sd_mmap_usable_by(const struct doca_mmap *mmap, const struct sd_device *node)
+{
+	if (mmap->from_export)
+		return mmap->import_node == node;
+	if (mmap->state != SD_MMAP_STARTED)
+		return false;
+	for (uint32_t i = 0; i < mmap->num_devs; i++)
+		if (mmap->devs[i]->node == node)
+			return true;
+	return false;
+}
+
+#endif /* SD_MEM_H */
