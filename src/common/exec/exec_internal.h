@@ -1,0 +1,72 @@
+/*
+ * exec_internal.h - pieces shared by ctx.c, pe.c and task.c.
+ *
+ * These helpers implement the state machine of 03 §3 and the notification
+ * rule of 03 §5.5.  They are private to src/common/exec.
+ */
+#ifndef SD_EXEC_INTERNAL_H
+#define SD_EXEC_INTERNAL_H
+
+#include <stdbool.h>
+
+#include "sd_exec.h"
+
+static inline bool sd_ctx_valid(const struct doca_ctx *ctx)
+{
+	return ctx != NULL && ctx->magic == SD_CTX_MAGIC;
+}
+
+static inline bool sd_pe_valid(const struct doca_pe *pe)
+{
+	return pe != NULL && pe->magic == SD_PE_MAGIC;
+}
+
+const char *sd_ctx_state_name(enum doca_ctx_states state);
+
+/* A STOPPING context with nothing allocated and no library work left. */
+bool sd_ctx_idle_eligible(struct doca_ctx *ctx);
+
+/*
+ * Move `ctx` to `next` and fire its state callback.  The callback may
+ * destroy the context when `next` is IDLE: the caller must not touch `ctx`
+ * afterwards in that case.
+ */
+void sd_ctx_transition(struct doca_ctx *ctx, enum doca_ctx_states next);
+
+/* RUNNING/STARTING -> STOPPING with its callback (T4, T5, T6). */
+void sd_ctx_enter_stopping(struct doca_ctx *ctx);
+
+/* STOPPING -> IDLE: release run-time resources, then the callback (T7, T8). */
+void sd_ctx_finish_stop(struct doca_ctx *ctx);
+
+/* Task pools of every configured task type (context start / stop). */
+doca_error_t sd_ctx_pools_create(struct doca_ctx *ctx);
+void sd_ctx_pools_destroy(struct doca_ctx *ctx);
+
+/* P(pe) of 03 §5.5: would doca_pe_progress() return 1 now? */
+bool sd_pe_has_work(struct doca_pe *pe);
+
+/* Write the eventfd (make the handle readable). */
+void sd_pe_signal(struct doca_pe *pe);
+
+/*
+ * The notification rule: after a call that may have created work, wake an
+ * armed PE once.  A PE that is not armed costs one relaxed load.
+ */
+static inline void sd_pe_notify(struct doca_pe *pe)
+{
+	if (pe != NULL && atomic_load_explicit(&pe->armed, memory_order_relaxed) && sd_pe_has_work(pe)) {
+		if (atomic_exchange(&pe->armed, false))
+			sd_pe_signal(pe);
+	}
+}
+
+/* Whether the task at the FIFO may be reported now (engine finished it). */
+static inline bool sd_task_ready(const struct doca_task *task)
+{
+	if (task->conf->ops->on_submit == NULL)
+		return true;
+	return atomic_load_explicit(&task->ready, memory_order_acquire) != 0;
+}
+
+#endif /* SD_EXEC_INTERNAL_H */

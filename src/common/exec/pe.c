@@ -1,0 +1,381 @@
+/*
+ * pe.c - the progress engine: one unit of work per doca_pe_progress call,
+ * and an eventfd that wakes a waiting program (03 §5).
+ *
+ * Tasks of all connected contexts share one FIFO in submission order.  A
+ * progress call reports the first task that is ready and has no earlier
+ * unreported task of its own context; with the default engine that is
+ * always the head.  Otherwise it delivers one library event, or performs
+ * one STOPPING -> IDLE transition.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "exec_internal.h"
+#include "sd_log.h"
+
+/* ---- the FIFO ---- */
+
+/*
+ * Find and unlink the next reportable task.  Fast path: the head is
+ * ready.  Slow path (early engines only): walk the FIFO; a task that is not
+ * ready blocks the later tasks of its own context, not those of others.
+ */
+static struct doca_task *sd_pe_take_ready(struct doca_pe *pe)
+{
+	struct doca_task *prev = NULL;
+	struct doca_task *task = pe->fifo_head;
+	uint32_t epoch;
+
+	if (task == NULL)
+		return NULL;
+	if (sd_task_ready(task)) {
+		pe->fifo_head = task->next;
+		if (pe->fifo_head == NULL)
+			pe->fifo_tail = NULL;
+		return task;
+	}
+	epoch = ++pe->scan_epoch;
+	for (; task != NULL; prev = task, task = task->next) {
+		if (task->ctx->scan_mark == epoch)
+			continue;
+		if (!sd_task_ready(task)) {
+			task->ctx->scan_mark = epoch;
+			continue;
+		}
+		prev->next = task->next; /* prev != NULL: the head was not ready */
+		if (pe->fifo_tail == task)
+			pe->fifo_tail = prev;
+		return task;
+	}
+	return NULL;
+}
+
+static bool sd_pe_fifo_has_ready(struct doca_pe *pe)
+{
+	uint32_t epoch;
+
+	if (pe->fifo_head == NULL)
+		return false;
+	if (sd_task_ready(pe->fifo_head))
+		return true;
+	epoch = ++pe->scan_epoch;
+	for (struct doca_task *task = pe->fifo_head; task != NULL; task = task->next) {
+		if (task->ctx->scan_mark == epoch)
+			continue;
+		if (sd_task_ready(task))
+			return true;
+		task->ctx->scan_mark = epoch;
+	}
+	return false;
+}
+
+/* ---- the three steps of a progress call ---- */
+
+static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
+{
+	struct doca_ctx *ctx = task->ctx;
+	const struct sd_task_conf *conf = task->conf;
+	doca_error_t status;
+	void (*cb)(void);
+
+	pe->dispatching = true;
+	if (ctx->state != DOCA_CTX_STATE_RUNNING) {
+		status = DOCA_ERROR_SHUTDOWN; /* flushed: no byte is touched (D-1) */
+	} else {
+		status = conf->ops->on_submit != NULL ? task->early_status : conf->ops->execute(task);
+		if (status != DOCA_SUCCESS && conf->ops->failure_is_fatal)
+			sd_ctx_enter_stopping(ctx); /* T6: before the error callback (D-8) */
+	}
+	task->status = status;
+	ctx->inflight--;
+	pe->inflight--;
+	task->own = SD_TASK_APP;
+	cb = status == DOCA_SUCCESS ? conf->success_cb : conf->error_cb;
+	/* Neither task nor ctx may be touched once the callback returns. */
+	conf->ops->invoke(cb, task, task->user_data, ctx->user_data);
+	pe->dispatching = false;
+}
+
+/* One library event or asynchronous start completion; false if none. */
+static bool sd_pe_dispatch_event(struct doca_pe *pe)
+{
+	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next) {
+		const struct sd_ctx_ops *ops = ctx->ops;
+
+		if (ctx->state == DOCA_CTX_STATE_STARTING && ops->start_complete != NULL && ops->start_complete(ctx)) {
+			pe->dispatching = true;
+			sd_ctx_transition(ctx, DOCA_CTX_STATE_RUNNING); /* T3 */
+			pe->dispatching = false;
+			return true;
+		}
+		if (ops->event_pending != NULL && ops->event_pending(ctx)) {
+			pe->dispatching = true;
+			ops->event_dispatch(ctx);
+			pe->dispatching = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool sd_pe_dispatch_graph(struct doca_pe *pe)
+{
+	if (pe->graph_pending == NULL || !pe->graph_pending(pe))
+		return false;
+	pe->dispatching = true;
+	pe->graph_dispatch(pe);
+	pe->dispatching = false;
+	return true;
+}
+
+/* T8: one STOPPING context with nothing left goes IDLE. */
+static bool sd_pe_finish_one_stop(struct doca_pe *pe)
+{
+	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next) {
+		if (sd_ctx_idle_eligible(ctx)) {
+			pe->dispatching = true;
+			sd_ctx_finish_stop(ctx); /* the IDLE callback may destroy ctx */
+			pe->dispatching = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+static bool sd_pe_events_pending(struct doca_pe *pe)
+{
+	if (pe->event_ctxs == 0)
+		return false;
+	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next) {
+		const struct sd_ctx_ops *ops = ctx->ops;
+
+		if (ctx->state == DOCA_CTX_STATE_STARTING && ops->start_complete != NULL && ops->start_complete(ctx))
+			return true;
+		if (ops->event_pending != NULL && ops->event_pending(ctx))
+			return true;
+	}
+	return false;
+}
+
+static bool sd_pe_stop_pending(struct doca_pe *pe)
+{
+	if (pe->stopping == 0)
+		return false;
+	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next)
+		if (sd_ctx_idle_eligible(ctx))
+			return true;
+	return false;
+}
+
+bool sd_pe_has_work(struct doca_pe *pe)
+{
+	if (sd_pe_fifo_has_ready(pe) || sd_pe_events_pending(pe))
+		return true;
+	if (pe->graph_pending != NULL && pe->graph_pending(pe))
+		return true;
+	return sd_pe_stop_pending(pe);
+}
+
+uint8_t doca_pe_progress(struct doca_pe *pe)
+{
+	struct doca_task *task;
+
+	if (pe == NULL)
+		return 0;
+	if (pe->magic != SD_PE_MAGIC) {
+		SD_LOG_ERR("pe %p is not a live progress engine", (void *)pe);
+		return 0;
+	}
+	if (pe->dispatching)
+		return 0; /* called from one of this PE's callbacks: harmless no-op */
+
+	task = sd_pe_take_ready(pe);
+	if (task != NULL) {
+		sd_pe_report_task(pe, task);
+		return 1;
+	}
+	if (pe->event_ctxs != 0 && sd_pe_dispatch_event(pe))
+		return 1;
+	if (sd_pe_dispatch_graph(pe))
+		return 1;
+	if (pe->stopping != 0 && sd_pe_finish_one_stop(pe))
+		return 1;
+	return 0;
+}
+
+/* ---- notification ---- */
+
+void sd_pe_signal(struct doca_pe *pe)
+{
+	uint64_t one = 1;
+	ssize_t n;
+
+	do {
+		n = write(pe->efd, &one, sizeof(one));
+	} while (n < 0 && errno == EINTR);
+	/* EAGAIN means the counter is saturated: the handle is readable anyway. */
+}
+
+/* Read the eventfd until it is empty; false on an unexpected error. */
+static bool sd_pe_drain(struct doca_pe *pe)
+{
+	uint64_t value;
+
+	for (;;) {
+		ssize_t n = read(pe->efd, &value, sizeof(value));
+
+		if (n == (ssize_t)sizeof(value))
+			continue;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return true;
+		return false;
+	}
+}
+
+void priv_doca_pe_kick(struct doca_pe *pe)
+{
+	if (pe != NULL && atomic_exchange(&pe->armed, false))
+		sd_pe_signal(pe);
+}
+
+doca_error_t doca_pe_request_notification(struct doca_pe *pe)
+{
+	if (!sd_pe_valid(pe))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "pe %p is NULL or not a live progress engine", (void *)pe);
+	if (pe->event_mode == DOCA_PE_EVENT_MODE_PROGRESS_ALL && !sd_pe_drain(pe))
+		return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, "reading the notification eventfd failed (pe %p)",
+				 (void *)pe);
+	/*
+	 * Arm first, then look for work: an engine thread that makes a task
+	 * ready in between either sees the PE armed and signals, or its
+	 * work is found here.  Whoever disarms signals, so once only.
+	 */
+	atomic_store(&pe->armed, true);
+	if (sd_pe_has_work(pe) && atomic_exchange(&pe->armed, false))
+		sd_pe_signal(pe);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_clear_notification(struct doca_pe *pe, doca_notification_handle_t handle)
+{
+	(void)handle; /* Linux: the PE knows its own descriptor */
+	if (!sd_pe_valid(pe))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "pe %p is NULL or not a live progress engine", (void *)pe);
+	atomic_store(&pe->armed, false);
+	if (!sd_pe_drain(pe))
+		return SD_REJECT(DOCA_ERROR_OPERATING_SYSTEM, "reading the notification eventfd failed (pe %p)",
+				 (void *)pe);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_get_notification_handle(const struct doca_pe *pe, doca_notification_handle_t *handle)
+{
+	if (!sd_pe_valid(pe))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "pe %p is NULL or not a live progress engine",
+				 (const void *)pe);
+	if (handle == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "handle is NULL (pe %p)", (const void *)pe);
+	*handle = pe->efd;
+	return DOCA_SUCCESS;
+}
+
+/* ---- lifecycle and configuration ---- */
+
+doca_error_t doca_pe_create(struct doca_pe **pe)
+{
+	struct doca_pe *new_pe;
+
+	if (pe == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "pe output pointer is NULL");
+	new_pe = calloc(1, sizeof(*new_pe));
+	if (new_pe == NULL)
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "out of memory for a progress engine");
+	new_pe->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (new_pe->efd < 0) {
+		free(new_pe);
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "could not create the notification eventfd (errno %d)", errno);
+	}
+	new_pe->magic = SD_PE_MAGIC;
+	new_pe->event_mode = DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE;
+	atomic_init(&new_pe->armed, false);
+	*pe = new_pe;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_destroy(struct doca_pe *pe)
+{
+	if (!sd_pe_valid(pe))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "pe %p is NULL or not a live progress engine", (void *)pe);
+	if (pe->dispatching)
+		return SD_REJECT(DOCA_ERROR_IN_USE, "a progress engine cannot be destroyed from its own callback (pe %p)",
+				 (void *)pe);
+	if (pe->num_ctxs != 0)
+		return SD_REJECT(DOCA_ERROR_IN_USE,
+				 "%u context(s) still connected; destroy them before the progress engine (pe %p)",
+				 pe->num_ctxs, (void *)pe);
+	if (pe->bound_graphs != 0)
+		return SD_REJECT(DOCA_ERROR_IN_USE,
+				 "%u graph(s) still bound; destroy them before the progress engine (pe %p)",
+				 pe->bound_graphs, (void *)pe);
+	close(pe->efd);
+	pe->magic = 0;
+	free(pe);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_tasks)
+{
+	if (!sd_pe_valid(pe))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "pe %p is NULL or not a live progress engine",
+				 (const void *)pe);
+	if (num_inflight_tasks == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "num_inflight_tasks is NULL (pe %p)", (const void *)pe);
+	*num_inflight_tasks = (size_t)pe->inflight;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_connect_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
+{
+	if (!sd_pe_valid(pe))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "pe %p is NULL or not a live progress engine", (void *)pe);
+	if (!sd_ctx_valid(ctx))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "ctx %p is NULL or not a live context", (void *)ctx);
+	if (ctx->state != DOCA_CTX_STATE_IDLE)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, "context is %s, it can be connected only while IDLE (%s %p)",
+				 sd_ctx_state_name(ctx->state), ctx->ops->type_name, (void *)ctx);
+	if (ctx->pe != NULL)
+		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED,
+				 "context is already connected to pe %p; the connection is permanent (%s %p)",
+				 (void *)ctx->pe, ctx->ops->type_name, (void *)ctx);
+	/* Appended, so event and stop steps visit contexts in connection order. */
+	struct doca_ctx **link = &pe->ctxs;
+
+	while (*link != NULL)
+		link = &(*link)->pe_next;
+	ctx->pe = pe;
+	ctx->pe_next = NULL;
+	*link = ctx;
+	pe->num_ctxs++;
+	if (ctx->ops->event_pending != NULL || ctx->ops->start_complete != NULL)
+		pe->event_ctxs++;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_pe_set_event_mode(struct doca_pe *pe, enum doca_pe_event_mode event_mode)
+{
+	if (!sd_pe_valid(pe))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "pe %p is NULL or not a live progress engine", (void *)pe);
+	if (event_mode != DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE && event_mode != DOCA_PE_EVENT_MODE_PROGRESS_ALL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "event mode %d is not a doca_pe_event_mode value (pe %p)",
+				 (int)event_mode, (void *)pe);
+	if (pe->dispatching)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, "the event mode cannot change inside a callback (pe %p)",
+				 (void *)pe);
+	pe->event_mode = event_mode;
+	return DOCA_SUCCESS;
+}

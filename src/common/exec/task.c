@@ -1,0 +1,336 @@
+/*
+ * task.c - task pools and the generic task API (03 §5.7, §5.8).
+ *
+ * Pools are sized at context start (exactly the configured count, D-30) and
+ * released when the context reaches IDLE.  Allocation, submission and free
+ * are O(1), with no allocation, lock or system call (the one exception is
+ * the eventfd write that wakes an armed PE).
+ */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec_internal.h"
+#include "sd_log.h"
+
+/* ---- pools ---- */
+
+static size_t sd_task_stride(size_t task_size)
+{
+	const size_t align = _Alignof(max_align_t);
+
+	return (task_size + align - 1) / align * align;
+}
+
+static doca_error_t sd_pool_create(struct doca_ctx *ctx, struct sd_task_conf *conf)
+{
+	struct sd_task_pool *pool = &conf->pool;
+
+	pool->stride = sd_task_stride(conf->ops->task_size);
+	pool->capacity = conf->num_tasks;
+	pool->slab = calloc(pool->capacity, pool->stride);
+	pool->free_stack = calloc(pool->capacity, sizeof(*pool->free_stack));
+	if (pool->slab == NULL || pool->free_stack == NULL) {
+		free(pool->slab);
+		free(pool->free_stack);
+		memset(pool, 0, sizeof(*pool));
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	/* Stack the slots so the first allocation returns slot 0. */
+	for (uint32_t i = 0; i < pool->capacity; i++) {
+		struct doca_task *task = (struct doca_task *)(pool->slab + (size_t)i * pool->stride);
+
+		task->ctx = ctx;
+		task->conf = conf;
+		task->own = SD_TASK_FREE;
+		pool->free_stack[pool->capacity - 1 - i] = task;
+	}
+	pool->nfree = pool->capacity;
+	return DOCA_SUCCESS;
+}
+
+static void sd_pool_destroy(struct sd_task_pool *pool)
+{
+	free(pool->slab);
+	free(pool->free_stack);
+	memset(pool, 0, sizeof(*pool));
+}
+
+doca_error_t sd_ctx_pools_create(struct doca_ctx *ctx)
+{
+	for (uint32_t i = 0; i < ctx->num_task_types; i++) {
+		struct sd_task_conf *conf = &ctx->task_types[i];
+
+		if (!conf->configured || conf->num_tasks == 0)
+			continue;
+		if (sd_pool_create(ctx, conf) != DOCA_SUCCESS) {
+			sd_ctx_pools_destroy(ctx);
+			return DOCA_ERROR_NO_MEMORY;
+		}
+	}
+	return DOCA_SUCCESS;
+}
+
+void sd_ctx_pools_destroy(struct doca_ctx *ctx)
+{
+	for (uint32_t i = 0; i < ctx->num_task_types; i++)
+		sd_pool_destroy(&ctx->task_types[i].pool);
+}
+
+doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, int idx, union doca_data user_data, struct doca_task **task,
+				  const char *func)
+{
+	struct sd_task_conf *conf = &ctx->task_types[idx];
+	struct sd_task_pool *pool = &conf->pool;
+	struct doca_task *t;
+
+	if (ctx->state != DOCA_CTX_STATE_RUNNING) {
+		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func,
+				  "context is %s, tasks can be allocated only while RUNNING (%s %p)",
+				  sd_ctx_state_name(ctx->state), ctx->ops->type_name, (void *)ctx);
+		return DOCA_ERROR_BAD_STATE;
+	}
+	if (pool->nfree == 0) {
+		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func,
+				  "all %u %s tasks are allocated; free one or configure a larger pool (%s %p)",
+				  pool->capacity, conf->ops->name, ctx->ops->type_name, (void *)ctx);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	t = pool->free_stack[--pool->nfree];
+	t->own = SD_TASK_APP;
+	t->status = DOCA_SUCCESS;
+	t->user_data = user_data;
+	t->next = NULL;
+	ctx->allocated++;
+	*task = t;
+	return DOCA_SUCCESS;
+}
+
+/* ---- submission ---- */
+
+/* Checks 1-3 of 03 §5.7 shared by every submit flavour. */
+static doca_error_t sd_task_submit_check(struct doca_task *task, const char *func)
+{
+	struct doca_ctx *ctx;
+
+	if (task == NULL) {
+		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func, "task is NULL");
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	ctx = task->ctx;
+	if (!sd_ctx_valid(ctx) || task->own == SD_TASK_FREE) {
+		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func, "task %p was freed or never allocated", (void *)task);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (task->own == SD_TASK_IN_FLIGHT) {
+		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func,
+				  "task %p is already in flight; wait for its callback before resubmitting (%s %p)",
+				  (void *)task, ctx->ops->type_name, (void *)ctx);
+		return DOCA_ERROR_IN_USE;
+	}
+	if (ctx->state != DOCA_CTX_STATE_RUNNING) {
+		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func,
+				  "context is %s, tasks can be submitted only while RUNNING (task %p, %s %p)",
+				  sd_ctx_state_name(ctx->state), (void *)task, ctx->ops->type_name, (void *)ctx);
+		task->status = DOCA_ERROR_BAD_STATE;
+		return DOCA_ERROR_BAD_STATE;
+	}
+	return DOCA_SUCCESS;
+}
+
+/* Queue an application-owned task of a RUNNING context (cannot fail). */
+static void sd_task_enqueue(struct doca_task *task)
+{
+	struct doca_ctx *ctx = task->ctx;
+	struct doca_pe *pe = ctx->pe;
+
+	task->status = DOCA_ERROR_IN_PROGRESS;
+	task->own = SD_TASK_IN_FLIGHT;
+	task->next = NULL;
+	if (pe->fifo_tail != NULL)
+		pe->fifo_tail->next = task;
+	else
+		pe->fifo_head = task;
+	pe->fifo_tail = task;
+	ctx->inflight++;
+	pe->inflight++;
+	if (task->conf->ops->on_submit != NULL) {
+		atomic_store_explicit(&task->ready, 0, memory_order_relaxed);
+		task->conf->ops->on_submit(task);
+	}
+	sd_pe_notify(pe);
+}
+
+doca_error_t doca_task_submit(struct doca_task *task)
+{
+	doca_error_t err = sd_task_submit_check(task, __func__);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	sd_task_enqueue(task);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
+{
+	const uint32_t known = DOCA_TASK_SUBMIT_FLAG_FLUSH | DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS;
+	doca_error_t err;
+
+	if (task == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task is NULL");
+	if ((flags & ~known) != 0)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "unknown submit flag bits 0x%x (task %p)", flags & ~known,
+				 (void *)task);
+	err = sd_task_submit_check(task, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
+	/* Every task is eligible at once and reported on its own: flags are hints. */
+	sd_task_enqueue(task);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_task_try_submit(struct doca_task *task)
+{
+	doca_error_t err = sd_task_submit_check(task, __func__);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	err = task->conf->ops->validate(task);
+	if (err != DOCA_SUCCESS) {
+		/* The refusal is the answer the caller asked for: DEBUG only (D-36). */
+		SD_LOG_DBG("%s task %p refused by validation: %s", task->conf->ops->name, (void *)task,
+			   doca_error_get_name(err));
+		task->status = err;
+		return err;
+	}
+	sd_task_enqueue(task);
+	return DOCA_SUCCESS;
+}
+
+/* ---- release and accessors ---- */
+
+void doca_task_free(struct doca_task *task)
+{
+	struct doca_ctx *ctx;
+	struct sd_task_pool *pool;
+
+	if (task == NULL)
+		return; /* like free(NULL) */
+	ctx = task->ctx;
+	if (!sd_ctx_valid(ctx) || task->own == SD_TASK_FREE) {
+		SD_LOG_ERR("task %p was already freed or never allocated; ignored", (void *)task);
+		return;
+	}
+	if (task->own == SD_TASK_IN_FLIGHT) {
+		SD_LOG_ERR("task %p is in flight and cannot be freed before its callback; ignored (%s %p)",
+			   (void *)task, ctx->ops->type_name, (void *)ctx);
+		return;
+	}
+	pool = &task->conf->pool;
+	task->own = SD_TASK_FREE;
+	pool->free_stack[pool->nfree++] = task;
+	ctx->allocated--;
+	/* The IDLE transition itself is left to the next progress call. */
+	if (ctx->state == DOCA_CTX_STATE_STOPPING)
+		sd_pe_notify(ctx->pe);
+}
+
+doca_error_t doca_task_get_status(const struct doca_task *task)
+{
+	if (task == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task is NULL");
+	return task->status;
+}
+
+void doca_task_set_user_data(struct doca_task *task, union doca_data user_data)
+{
+	if (task == NULL) {
+		SD_LOG_ERR("task is NULL; user data not stored");
+		return;
+	}
+	task->user_data = user_data;
+}
+
+union doca_data doca_task_get_user_data(const struct doca_task *task)
+{
+	union doca_data none = {.u64 = 0};
+
+	if (task == NULL) {
+		SD_LOG_ERR("task is NULL; returning zero user data");
+		return none;
+	}
+	return task->user_data;
+}
+
+struct doca_ctx *doca_task_get_ctx(const struct doca_task *task)
+{
+	if (task == NULL) {
+		SD_LOG_ERR("task is NULL");
+		return NULL;
+	}
+	return task->ctx;
+}
+
+/* ---- task batches: no library here allocates one ---- */
+
+#define SD_NO_BATCHES "no softdoca library allocates task batches, so batch %p cannot be valid"
+
+doca_error_t doca_task_batch_submit(struct doca_task_batch *task_batch)
+{
+	if (task_batch == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task_batch is NULL");
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, SD_NO_BATCHES, (void *)task_batch);
+}
+
+doca_error_t doca_task_batch_try_submit(struct doca_task_batch *task_batch)
+{
+	if (task_batch == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task_batch is NULL");
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, SD_NO_BATCHES, (void *)task_batch);
+}
+
+void doca_task_batch_free(struct doca_task_batch *task_batch)
+{
+	SD_LOG_ERR(SD_NO_BATCHES "; ignored", (void *)task_batch);
+}
+
+doca_error_t doca_task_batch_get_status(const struct doca_task_batch *task_batch)
+{
+	if (task_batch == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task_batch is NULL");
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, SD_NO_BATCHES, (const void *)task_batch);
+}
+
+void doca_task_batch_set_user_data(struct doca_task_batch *task_batch, union doca_data user_data)
+{
+	(void)user_data;
+	SD_LOG_ERR(SD_NO_BATCHES "; ignored", (void *)task_batch);
+}
+
+union doca_data doca_task_batch_get_user_data(const struct doca_task_batch *task_batch)
+{
+	union doca_data none = {.u64 = 0};
+
+	SD_LOG_ERR(SD_NO_BATCHES, (const void *)task_batch);
+	return none;
+}
+
+struct doca_ctx *doca_task_batch_get_ctx(const struct doca_task_batch *task_batch)
+{
+	SD_LOG_ERR(SD_NO_BATCHES, (const void *)task_batch);
+	return NULL;
+}
+
+union doca_data doca_task_batch_get_ctx_user_data(const struct doca_task_batch *task_batch)
+{
+	union doca_data none = {.u64 = 0};
+
+	SD_LOG_ERR(SD_NO_BATCHES, (const void *)task_batch);
+	return none;
+}
+
+uint16_t doca_task_batch_get_tasks_num(struct doca_task_batch *task_batch)
+{
+	SD_LOG_ERR(SD_NO_BATCHES, (void *)task_batch);
+	return 0;
+}
