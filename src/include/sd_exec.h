@@ -52,6 +52,11 @@ struct doca_task {
 	 */
 	atomic_uchar ready;
 	doca_error_t early_status; /* outcome recorded by an early engine */
+	/*
+	 * Non-NULL while a graph owns the task (05 §1, D-24): its report goes
+	 * to the PE's graph_task_report hook instead of the task callbacks.
+	 */
+	void *graph_node;
 };
 
 /* Per task type behaviour, supplied by the library. */
@@ -163,6 +168,8 @@ struct doca_pe {
 	/* Optional graph engine hooks (05 §1); NULL until a graph binds. */
 	bool (*graph_pending)(struct doca_pe *pe);
 	void (*graph_dispatch)(struct doca_pe *pe);
+	/* A graph-owned task finished (status already set, task app-owned). */
+	void (*graph_task_report)(struct doca_pe *pe, struct doca_task *task);
 	void *graph_priv;
 };
 
@@ -202,6 +209,12 @@ SD_PRIV void priv_doca_pe_kick(struct doca_pe *pe);
 
 /* Request an asynchronous STARTING -> RUNNING or fatal stop (Comch). */
 SD_PRIV void priv_doca_ctx_fatal_stop(struct doca_ctx *ctx);
+
+/*
+ * Submit a task on behalf of a graph: the checks of doca_task_submit without
+ * its logging, then queued like any task (counted in flight, D-24).
+ */
+SD_PRIV doca_error_t priv_doca_task_submit_internal(struct doca_task *task);
 
 /* true when the current thread is inside a callback dispatched by `pe`. */
 static inline bool sd_pe_dispatching(const struct doca_pe *pe)

@@ -93,6 +93,12 @@ static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
 	ctx->inflight--;
 	pe->inflight--;
 	task->own = SD_TASK_APP;
+	if (task->graph_node != NULL) {
+		/* D-24: a graph's task reports to its graph, not to callbacks. */
+		pe->graph_task_report(pe, task);
+		pe->dispatching = false;
+		return;
+	}
 	cb = status == DOCA_SUCCESS ? conf->success_cb : conf->error_cb;
 	/* Neither task nor ctx may be touched once the callback returns. */
 	conf->ops->invoke(cb, task, task->user_data, ctx->user_data);

@@ -101,6 +101,7 @@ doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, int idx, union doca_data
 	t->status = DOCA_SUCCESS;
 	t->user_data = user_data;
 	t->next = NULL;
+	t->graph_node = NULL;
 	ctx->allocated++;
 	*task = t;
 	return DOCA_SUCCESS;
@@ -159,6 +160,16 @@ static void sd_task_enqueue(struct doca_task *task)
 		task->conf->ops->on_submit(task);
 	}
 	sd_pe_notify(pe);
+}
+
+doca_error_t priv_doca_task_submit_internal(struct doca_task *task)
+{
+	if (task == NULL || !sd_ctx_valid(task->ctx) || task->own != SD_TASK_APP)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (task->ctx->state != DOCA_CTX_STATE_RUNNING)
+		return DOCA_ERROR_BAD_STATE;
+	sd_task_enqueue(task);
+	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_task_submit(struct doca_task *task)
