@@ -1,0 +1,308 @@
+#!/usr/bin/env bash
+# tests/run.sh - softdoca's whole test run; the one test command of the README.
+#
+# Works on a fresh Debian 12 machine: missing Debian packages are installed
+# first (tools/ensure-packages.sh).  Steps, each selectable by name
+# (`tests/run.sh gcc abi`; default: all of them, in this order):
+#
+#   gcc       build with gcc into build/, run every meson test suite
+#   asan      build with clang + AddressSanitizer/UBSan into build-asan/ and
+#             run every suite there; any sanitizer report fails the test
+#   valgrind  the dmatest stress program under valgrind (reduced task count)
+#   install   install into a temporary prefix, build an external program in
+#             both flavours (tests/install/run_install_test.sh)
+#   abi       exported-symbol check of the libraries (tests/abi/check_symbols.sh)
+#   bench     dma_bench --quick as a functional smoke run (no timing checks)
+#
+# Every meson test and every extra check counts once.  The last line is
+# exactly "N passed, N failed" (", N skipped" appended when something was
+# skipped; skipped checks never count as passed).  Exit status 1 when
+# anything failed.
+set -uo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+
+mapfile -t packages < <(grep -Ev '^(#|$)' "$root/tools/test-packages.txt")
+jobs=$(nproc 2>/dev/null || echo 2)
+all_steps=(gcc asan valgrind install abi bench)
+steps=("$@")
+[ ${#steps[@]} -eq 0 ] && steps=("${all_steps[@]}")
+
+passed=0
+failed=0
+skipped=0
+failed_names=()
+gcc_built=0
+
+banner() { printf '\n==== %s\n' "$*"; }
+
+# record RESULT NAME - count one test or check.
+record() {
+	case "$1" in
+	PASS) passed=$((passed + 1)) ;;
+	SKIP) skipped=$((skipped + 1)) ;;
+	*)
+		failed=$((failed + 1))
+		failed_names+=("$2")
+		;;
+	esac
+}
+
+# record_lines PREFIX - count the "PASS name" / "FAIL name" / "SKIP name"
+# lines that a check script printed on stdin (and echo everything).
+record_lines() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"PASS "* | "FAIL "* | "SKIP "*)
+			record "${line%% *}" "$1${line#* }"
+			echo "${line%% *} $1${line#* }"
+			;;
+		*) echo "$line" ;;
+		esac
+	done
+}
+
+want_step() {
+	local s
+	for s in "${steps[@]}"; do
+		[ "$s" = "$1" ] && return 0
+	done
+	return 1
+}
+
+ensure_tools() {
+	banner "checking Debian packages"
+	if ! "$root/tools/ensure-packages.sh" "${packages[@]}"; then
+		echo "could not install the packages the tests need"
+		return 1
+	fi
+	# clang finds its sanitizer runtimes in libclang-rt-<major>-dev, which
+	# plain `clang` only recommends.
+	if want_step asan && ! echo 'int main(void){return 0;}' |
+		clang -fsanitize=address,undefined -x c - -o /dev/null 2>/dev/null; then
+		"$root/tools/ensure-packages.sh" "libclang-rt-$(clang -dumpversion | cut -d. -f1)-dev"
+	fi
+}
+
+# configure DIR CC MESON_ARGS... - (re)configure a build directory; one
+# configured differently by hand is wiped first.
+configure() {
+	local dir=$1 cc=$2
+	shift 2
+	local want="CC=$cc $*"
+	if [ -d "$dir" ] && [ "$(cat "$dir/.softdoca-run-config" 2>/dev/null)" != "$want" ]; then
+		echo "reconfiguring $dir from scratch for: $want"
+		rm -rf "$dir"
+	fi
+	if [ -f "$dir/build.ninja" ]; then
+		return 0
+	fi
+	CC=$cc meson setup "$dir" "$@" && echo "$want" >"$dir/.softdoca-run-config"
+}
+
+# build NAME DIR CC MESON_ARGS... - configure and compile; counts one check.
+# Compiles as much as it can (ninja -k 0) so the tests that did build still
+# run; returns 2 when not even the configuration worked.
+build() {
+	local name=$1 dir=$2 cc=$3
+	shift 3
+	local log="${TMPDIR:-/tmp}/softdoca-$name-build.$$.log" rc=0
+	if ! configure "$dir" "$cc" "$@" >"$log" 2>&1; then
+		rc=2
+	elif ! ninja -C "$dir" -k 0 >>"$log" 2>&1; then
+		rc=1
+	fi
+	if [ "$rc" -eq 0 ]; then
+		record PASS "$name: build"
+		echo "PASS $name: build ($dir)"
+	else
+		grep -Ev '^\[[0-9]+/[0-9]+\] ' "$log" | tail -n 60
+		record FAIL "$name: build"
+		echo "FAIL $name: build ($dir)"
+	fi
+	rm -f "$log"
+	return "$rc"
+}
+
+# meson_results NAME DIR - count the per-test results of the last meson test
+# run in DIR from meson-logs/testlog.json.
+meson_results() {
+	local log=$2/meson-logs/testlog.json
+	[ -f "$log" ] || {
+		record FAIL "$1: meson test produced no testlog.json"
+		return
+	}
+	record_lines "$1: " < <(python3 - "$log" <<'PY'
+import json, sys
+verdict = {"OK": "PASS", "EXPECTEDFAIL": "PASS", "SKIP": "SKIP"}
+for line in open(sys.argv[1]):
+    line = line.strip()
+    if not line:
+        continue
+    t = json.loads(line)
+    # "softdoca:unit / exec_pe" -> "unit/exec_pe"
+    name = t["name"].replace("softdoca:", "", 1).replace(" / ", "/")
+    print("%s %s" % (verdict.get(t["result"], "FAIL"), name))
+PY
+	)
+}
+
+# unbuilt_tests DIR - "name" of every test whose program was not built.
+unbuilt_tests() {
+	python3 - "$1/meson-info/intro-tests.json" <<'PY'
+import json, os, sys
+for t in json.load(open(sys.argv[1])):
+    if not os.path.exists(t["cmd"][0]):
+        print(t["suite"][0].replace("softdoca:", "", 1) + "/" + t["name"])
+PY
+}
+
+# test_suites NAME DIR [MESON_TEST_ARGS...] - run every suite, count results.
+# A test whose program did not build counts as failed; the others still run.
+test_suites() {
+	local name=$1 dir=$2 t
+	shift 2
+	local unbuilt=() built_names=()
+	mapfile -t unbuilt < <(unbuilt_tests "$dir")
+	if [ ${#unbuilt[@]} -gt 0 ]; then
+		for t in "${unbuilt[@]}"; do
+			record FAIL "$name: $t (not built)"
+			echo "FAIL $name: $t (not built)"
+		done
+		# meson test refuses to start when a program is missing: name the others.
+		mapfile -t built_names < <(python3 - "$dir/meson-info/intro-tests.json" <<'PY'
+import json, os, sys
+for t in json.load(open(sys.argv[1])):
+    if os.path.exists(t["cmd"][0]):
+        print(t["name"])
+PY
+		)
+		[ ${#built_names[@]} -eq 0 ] && return
+	fi
+	rm -f "$dir/meson-logs/testlog.json"
+	meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs" "$@" "${built_names[@]}"
+	echo "-- per-test results ($name)"
+	meson_results "$name" "$dir"
+}
+
+step_gcc() {
+	banner "gcc build and tests (build/)"
+	build gcc build gcc
+	[ $? -eq 2 ] && return
+	gcc_built=1
+	test_suites gcc build
+}
+
+step_asan() {
+	banner "clang + AddressSanitizer/UBSan build and tests (build-asan/)"
+	build asan build-asan clang -Db_sanitize=address,undefined -Db_lundef=false \
+		-Dc_args=-fno-sanitize-recover=undefined
+	[ $? -eq 2 ] && return
+	local -x ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1:abort_on_error=0
+	local -x UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+	test_suites asan build-asan --timeout-multiplier 4
+}
+
+# A built executable of build/ whose file name is NAME.
+find_program() {
+	find "$root/build" -type f -name "$1" -perm -u+x -not -path '*/meson-private/*' | head -n1
+}
+
+step_valgrind() {
+	banner "dmatest under valgrind"
+	local prog
+	if [ "$gcc_built" != 1 ]; then
+		record SKIP "valgrind: dmatest (gcc build missing)"
+		echo "SKIP valgrind: dmatest (gcc build missing)"
+		return
+	fi
+	prog=$(find_program 'dmatest')
+	if [ -z "$prog" ]; then
+		record FAIL "valgrind: dmatest program exists"
+		echo "FAIL valgrind: dmatest program exists"
+		return
+	fi
+	if timeout 900 valgrind -q --error-exitcode=1 --leak-check=full --track-origins=yes \
+		"$prog" $DMATEST_VALGRIND_ARGS; then
+		record PASS "valgrind: dmatest $DMATEST_VALGRIND_ARGS"
+		echo "PASS valgrind: dmatest $DMATEST_VALGRIND_ARGS"
+	else
+		record FAIL "valgrind: dmatest $DMATEST_VALGRIND_ARGS"
+		echo "FAIL valgrind: dmatest $DMATEST_VALGRIND_ARGS"
+	fi
+}
+
+step_install() {
+	banner "install test"
+	record_lines "" < <("$root/tests/install/run_install_test.sh" 2>&1)
+}
+
+step_abi() {
+	banner "exported symbols"
+	if [ "$gcc_built" != 1 ]; then
+		record SKIP "abi: symbol check (gcc build missing)"
+		echo "SKIP abi: symbol check (gcc build missing)"
+		return
+	fi
+	record_lines "" < <("$root/tests/abi/check_symbols.sh" "$root/build" 2>&1)
+}
+
+step_bench() {
+	banner "dma_bench --quick (functional smoke run; numbers are not checked)"
+	local prog
+	if [ "$gcc_built" != 1 ]; then
+		record SKIP "bench: dma_bench --quick (gcc build missing)"
+		echo "SKIP bench: dma_bench --quick (gcc build missing)"
+		return
+	fi
+	prog=$(find_program dma_bench)
+	if [ -n "$prog" ] && timeout 300 "$prog" --quick; then
+		record PASS "bench: dma_bench --quick"
+		echo "PASS bench: dma_bench --quick"
+	else
+		record FAIL "bench: dma_bench --quick"
+		echo "FAIL bench: dma_bench --quick"
+	fi
+}
+
+# The stress test's own options for a run that valgrind finishes quickly.
+DMATEST_VALGRIND_ARGS=${DMATEST_VALGRIND_ARGS:---tasks 2000}
+
+main() {
+	local s start=$SECONDS
+	for s in "${steps[@]}"; do
+		case " ${all_steps[*]} " in
+		*" $s "*) ;;
+		*)
+			echo "usage: tests/run.sh [${all_steps[*]}]..." >&2
+			exit 2
+			;;
+		esac
+	done
+	if ! ensure_tools; then
+		record FAIL "setup: required Debian packages"
+	else
+		# A later step may need the gcc build even when only it was named.
+		if ! want_step gcc && [ -f build/build.ninja ] && meson compile -C build >/dev/null 2>&1; then
+			gcc_built=1
+		fi
+		for s in "${all_steps[@]}"; do
+			want_step "$s" && "step_$s"
+		done
+	fi
+
+	banner "summary ($((SECONDS - start)) s)"
+	if [ ${#failed_names[@]} -gt 0 ]; then
+		printf 'failed: %s\n' "${failed_names[@]}"
+	fi
+	if [ "$skipped" -gt 0 ]; then
+		echo "$passed passed, $failed failed, $skipped skipped"
+	else
+		echo "$passed passed, $failed failed"
+	fi
+	[ "$failed" -eq 0 ]
+}
+
+main
