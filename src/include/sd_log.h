@@ -26,12 +26,28 @@
 SD_PRIV void priv_doca_sdk_log(uint32_t level, const char *func, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* Log one ERROR record naming the calling function, then yield `err`. */
-#define SD_REJECT(err, ...) (priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, __func__, __VA_ARGS__), (err))
+/*
+ * Same, with the reporting source file and line, which the record shows in
+ * its [FILE:LINE] field (priv_doca_sdk_log shows "softdoca:0" there).  The
+ * SD_* macros below use this form.
+ */
+SD_PRIV void priv_doca_sdk_log_at(uint32_t level, const char *file, int line, const char *func,
+				  const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
-#define SD_LOG_ERR(...) priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, __func__, __VA_ARGS__)
-#define SD_LOG_WARN(...) priv_doca_sdk_log(DOCA_LOG_LEVEL_WARNING, __func__, __VA_ARGS__)
-#define SD_LOG_INFO(...) priv_doca_sdk_log(DOCA_LOG_LEVEL_INFO, __func__, __VA_ARGS__)
-#define SD_LOG_DBG(...) priv_doca_sdk_log(DOCA_LOG_LEVEL_DEBUG, __func__, __VA_ARGS__)
+/*
+ * Nonzero when some SDK backend would show a record of `level`: lets a
+ * caller skip computing expensive arguments.  A lock-free load.
+ */
+SD_PRIV int priv_doca_sdk_log_enabled(uint32_t level);
+
+#define SD_SDK_LOG_(level, ...) priv_doca_sdk_log_at(level, __FILE__, __LINE__, __func__, __VA_ARGS__)
+
+/* Log one ERROR record naming the calling function, then yield `err`. */
+#define SD_REJECT(err, ...) (SD_SDK_LOG_(DOCA_LOG_LEVEL_ERROR, __VA_ARGS__), (err))
+
+#define SD_LOG_ERR(...) SD_SDK_LOG_(DOCA_LOG_LEVEL_ERROR, __VA_ARGS__)
+#define SD_LOG_WARN(...) SD_SDK_LOG_(DOCA_LOG_LEVEL_WARNING, __VA_ARGS__)
+#define SD_LOG_INFO(...) SD_SDK_LOG_(DOCA_LOG_LEVEL_INFO, __VA_ARGS__)
+#define SD_LOG_DBG(...) SD_SDK_LOG_(DOCA_LOG_LEVEL_DEBUG, __VA_ARGS__)
 
 #endif /* SD_LOG_H */
