@@ -217,7 +217,7 @@ static void gpu_and_dpa_data_paths_are_not_supported(void)
 
 static void null_arguments_are_invalid_values(void)
 {
-	union doca_data ud;
+	union doca_data ud = {.u64 = 0};
 	enum doca_ctx_states st;
 	size_t n;
 
