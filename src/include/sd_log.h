@@ -45,6 +45,9 @@ SD_PRIV int priv_doca_sdk_log_enabled(uint32_t level);
 /* Log one ERROR record naming the calling function, then yield `err`. */
 #define SD_REJECT(err, ...) (SD_SDK_LOG_(DOCA_LOG_LEVEL_ERROR, __VA_ARGS__), (err))
 
+/* ERROR record on behalf of public function `func` (shared helpers). */
+#define SD_LOG_ERR_AS(func, ...) priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, func, __VA_ARGS__)
+
 #define SD_LOG_ERR(...) SD_SDK_LOG_(DOCA_LOG_LEVEL_ERROR, __VA_ARGS__)
 #define SD_LOG_WARN(...) SD_SDK_LOG_(DOCA_LOG_LEVEL_WARNING, __VA_ARGS__)
 #define SD_LOG_INFO(...) SD_SDK_LOG_(DOCA_LOG_LEVEL_INFO, __VA_ARGS__)

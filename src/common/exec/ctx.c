@@ -99,8 +99,7 @@ static void sd_pe_unlink_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
 doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx, const char *func)
 {
 	if (ctx->state != DOCA_CTX_STATE_IDLE) {
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func,
-				  "context is %s, an instance can be destroyed only while IDLE (%s %p)",
+		SD_LOG_ERR_AS(func, "context is %s, an instance can be destroyed only while IDLE (%s %p)",
 				  sd_ctx_state_name(ctx->state), ctx->ops->type_name, (void *)ctx);
 		return DOCA_ERROR_BAD_STATE;
 	}
@@ -217,17 +216,16 @@ static doca_error_t sd_ctx_datapath_refuse(struct doca_ctx *ctx, const void *tar
 					   const char *func)
 {
 	if (!sd_ctx_valid(ctx) || target == NULL) {
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func, "ctx %p or %s %p is NULL or invalid", (void *)ctx, what,
+		SD_LOG_ERR_AS(func, "ctx %p or %s %p is NULL or invalid", (void *)ctx, what,
 				  target);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (ctx->state != DOCA_CTX_STATE_IDLE) {
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func,
-				  "context is %s, the data path can be chosen only while IDLE (%s %p)",
+		SD_LOG_ERR_AS(func, "context is %s, the data path can be chosen only while IDLE (%s %p)",
 				  sd_ctx_state_name(ctx->state), ctx->ops->type_name, (void *)ctx);
 		return DOCA_ERROR_BAD_STATE;
 	}
-	priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func, "softdoca has no %s data path; the context stays on the CPU (%s %p)",
+	SD_LOG_ERR_AS(func, "softdoca has no %s data path; the context stays on the CPU (%s %p)",
 			  what, ctx->ops->type_name, (void *)ctx);
 	return DOCA_ERROR_NOT_SUPPORTED;
 }

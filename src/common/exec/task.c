@@ -85,14 +85,12 @@ doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, int idx, union doca_data
 	struct doca_task *t;
 
 	if (ctx->state != DOCA_CTX_STATE_RUNNING) {
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func,
-				  "context is %s, tasks can be allocated only while RUNNING (%s %p)",
+		SD_LOG_ERR_AS(func, "context is %s, tasks can be allocated only while RUNNING (%s %p)",
 				  sd_ctx_state_name(ctx->state), ctx->ops->type_name, (void *)ctx);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (pool->nfree == 0) {
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func,
-				  "all %u %s tasks are allocated; free one or configure a larger pool (%s %p)",
+		SD_LOG_ERR_AS(func, "all %u %s tasks are allocated; free one or configure a larger pool (%s %p)",
 				  pool->capacity, conf->ops->name, ctx->ops->type_name, (void *)ctx);
 		return DOCA_ERROR_NO_MEMORY;
 	}
@@ -115,23 +113,21 @@ static doca_error_t sd_task_submit_check(struct doca_task *task, const char *fun
 	struct doca_ctx *ctx;
 
 	if (task == NULL) {
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func, "task is NULL");
+		SD_LOG_ERR_AS(func, "task is NULL");
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	ctx = task->ctx;
 	if (!sd_ctx_valid(ctx) || task->own == SD_TASK_FREE) {
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func, "task %p was freed or never allocated", (void *)task);
+		SD_LOG_ERR_AS(func, "task %p was freed or never allocated", (void *)task);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
 	if (task->own == SD_TASK_IN_FLIGHT) {
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func,
-				  "task %p is already in flight; wait for its callback before resubmitting (%s %p)",
+		SD_LOG_ERR_AS(func, "task %p is already in flight; wait for its callback before resubmitting (%s %p)",
 				  (void *)task, ctx->ops->type_name, (void *)ctx);
 		return DOCA_ERROR_IN_USE;
 	}
 	if (ctx->state != DOCA_CTX_STATE_RUNNING) {
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_ERROR, func,
-				  "context is %s, tasks can be submitted only while RUNNING (task %p, %s %p)",
+		SD_LOG_ERR_AS(func, "context is %s, tasks can be submitted only while RUNNING (task %p, %s %p)",
 				  sd_ctx_state_name(ctx->state), (void *)task, ctx->ops->type_name, (void *)ctx);
 		task->status = DOCA_ERROR_BAD_STATE;
 		return DOCA_ERROR_BAD_STATE;
