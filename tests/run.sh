@@ -33,7 +33,7 @@ passed=0
 failed=0
 skipped=0
 failed_names=()
-gcc_built=0
+gcc_build_state=none # none, done (something built), broken (not configured)
 
 banner() { printf '\n==== %s\n' "$*"; }
 
@@ -187,11 +187,20 @@ PY
 	meson_results "$name" "$dir"
 }
 
+# need_gcc_build - build build/ once (counted as the check "gcc: build");
+# true when there is something to test in it.
+need_gcc_build() {
+	if [ "$gcc_build_state" = none ]; then
+		gcc_build_state=done
+		build gcc build gcc
+		[ $? -eq 2 ] && gcc_build_state=broken
+	fi
+	[ "$gcc_build_state" = done ]
+}
+
 step_gcc() {
 	banner "gcc build and tests (build/)"
-	build gcc build gcc
-	[ $? -eq 2 ] && return
-	gcc_built=1
+	need_gcc_build || return
 	test_suites gcc build
 }
 
@@ -213,7 +222,7 @@ find_program() {
 step_valgrind() {
 	banner "dmatest under valgrind"
 	local prog
-	if [ "$gcc_built" != 1 ]; then
+	if ! need_gcc_build; then
 		record SKIP "valgrind: dmatest (gcc build missing)"
 		echo "SKIP valgrind: dmatest (gcc build missing)"
 		return
@@ -241,7 +250,7 @@ step_install() {
 
 step_abi() {
 	banner "exported symbols"
-	if [ "$gcc_built" != 1 ]; then
+	if ! need_gcc_build; then
 		record SKIP "abi: symbol check (gcc build missing)"
 		echo "SKIP abi: symbol check (gcc build missing)"
 		return
@@ -252,7 +261,7 @@ step_abi() {
 step_bench() {
 	banner "dma_bench --quick (functional smoke run; numbers are not checked)"
 	local prog
-	if [ "$gcc_built" != 1 ]; then
+	if ! need_gcc_build; then
 		record SKIP "bench: dma_bench --quick (gcc build missing)"
 		echo "SKIP bench: dma_bench --quick (gcc build missing)"
 		return
@@ -284,10 +293,6 @@ main() {
 	if ! ensure_tools; then
 		record FAIL "setup: required Debian packages"
 	else
-		# A later step may need the gcc build even when only it was named.
-		if ! want_step gcc && [ -f build/build.ninja ] && meson compile -C build >/dev/null 2>&1; then
-			gcc_built=1
-		fi
 		for s in "${all_steps[@]}"; do
 			want_step "$s" && "step_$s"
 		done
