@@ -1,0 +1,54 @@
+/*
+ * engine.c - the registry of engines and the choice of the default one.
+ *
+ * The topology names an engine per device; when it names none, the default
+ * applies: SOFTDOCA_ENGINE if it names a known engine, otherwise `cpu`.  An
+ * unknown name is a configuration mistake, so it is reported once (one
+ * WARNING per process) and the run continues on `cpu`.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_priv.h"
+#include "sd_log.h"
+
+static const struct sd_engine *const sd_engines[] = {
+	&sd_cpu_engine,
+};
+
+const struct sd_engine *priv_doca_engine_find(const char *name)
+{
+	if (name == NULL)
+		return NULL;
+	for (size_t i = 0; i < sizeof(sd_engines) / sizeof(sd_engines[0]); i++)
+		if (strcmp(sd_engines[i]->name, name) == 0)
+			return sd_engines[i];
+	return NULL;
+}
+
+static pthread_once_t sd_engine_once = PTHREAD_ONCE_INIT;
+static const struct sd_engine *sd_engine_chosen;
+
+static void sd_engine_choose(void)
+{
+	const char *name = getenv("SOFTDOCA_ENGINE");
+	const struct sd_engine *e;
+
+	sd_engine_chosen = &sd_cpu_engine;
+	if (name == NULL || name[0] == '\0')
+		return;
+	e = priv_doca_engine_find(name);
+	if (e != NULL) {
+		sd_engine_chosen = e;
+		return;
+	}
+	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_WARNING, __FILE__, __LINE__, "softdoca engine selection",
+			     "SOFTDOCA_ENGINE=%s names no known engine; using the cpu engine", name);
+}
+
+const struct sd_engine *priv_doca_engine_default(void)
+{
+	(void)pthread_once(&sd_engine_once, sd_engine_choose);
+	return sd_engine_chosen;
+}

@@ -1,0 +1,117 @@
+/*
+ * dma_instance.c - creating and destroying DOCA DMA instances, and the
+ * library part of doca_ctx_start (03 §4.1 steps 4-5, §6.2, §6.7).
+ *
+ * The generic context framework runs the state machine; this file only
+ * tells it what a DMA context is and which checks a DMA start adds.
+ */
+#include <stdlib.h>
+
+#include <doca_dma.h>
+
+#include "dma_priv.h"
+#include "sd_log.h"
+
+/* Library checks of doca_ctx_start; the framework creates the task pool after them. */
+static doca_error_t sd_dma_start(struct doca_ctx *ctx)
+{
+	struct doca_dma *dma = (struct doca_dma *)ctx;
+
+	if (!ctx->task_types[SD_DMA_MEMCPY_TYPE].configured) {
+		priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, "doca_ctx_start",
+				     "memcpy tasks were never configured (doca_dma_task_memcpy_set_conf), "
+				     "a DMA context needs them to start (dma %p)",
+				     (void *)dma);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	if (!dma->node->caps.dma_memcpy) {
+		priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, "doca_ctx_start",
+				     "device %s does not support DMA memcpy tasks (dma %p)", dma->node->pci_addr,
+				     (void *)dma);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	return DOCA_SUCCESS;
+}
+
+const struct sd_ctx_ops sd_dma_ctx_ops = {
+	.type_name = "doca_dma",
+	.start = sd_dma_start,
+	.sync_start = true,
+};
+
+/* The engine that moves this device's bytes: the topology's choice, else the default. */
+static const struct sd_engine *sd_dma_pick_engine(const struct sd_device *node)
+{
+	return node->engine != NULL ? node->engine : priv_doca_engine_default();
+}
+
+doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
+{
+	struct doca_dma *inst;
+
+	if (dma == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "output pointer dma is NULL");
+	if (dev == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "dev is NULL");
+	if (!priv_doca_dev_is_valid(dev))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "dev %p is not an open device", (void *)dev);
+
+	inst = calloc(1, sizeof(*inst));
+	if (inst == NULL)
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "cannot allocate a DMA instance on device %s",
+				 dev->node->pci_addr);
+
+	priv_doca_ctx_init(&inst->ctx, &sd_dma_ctx_ops, dev);
+	if (priv_doca_ctx_add_task_type(&inst->ctx, &sd_dma_memcpy_ops) != SD_DMA_MEMCPY_TYPE) {
+		/* Cannot happen with a fresh context; refuse rather than misroute tasks. */
+		(void)priv_doca_ctx_fini(&inst->ctx, __func__);
+		free(inst);
+		return SD_REJECT(DOCA_ERROR_INITIALIZATION, "cannot register the memcpy task type");
+	}
+
+	inst->node = dev->node;
+	inst->engine = sd_dma_pick_engine(dev->node);
+	inst->max_list_len = sd_dma_clamp_list_len(dev->node->caps.dma_max_list_len);
+	inst->max_buf_size = dev->node->caps.dma_max_buf_size;
+	inst->max_tasks = dev->node->caps.dma_max_tasks;
+	inst->magic = SD_DMA_MAGIC;
+	*dma = inst;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_dma_destroy(struct doca_dma *dma)
+{
+	doca_error_t err;
+
+	if (dma == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "dma is NULL");
+	if (!sd_dma_is_valid(dma))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "%p is not a live DMA instance", (void *)dma);
+
+	/* Refuses (and reports) a context that is not IDLE; the instance stays intact. */
+	err = priv_doca_ctx_fini(&dma->ctx, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
+
+	dma->magic = 0;
+	free(dma);
+	return DOCA_SUCCESS;
+}
+
+struct doca_ctx *doca_dma_as_ctx(struct doca_dma *dma)
+{
+	if (dma == NULL)
+		return NULL;
+	return &dma->ctx;
+}
+
+doca_error_t doca_dma_get_gpu_handle(struct doca_dma *dma, struct doca_gpu_dma **gpu_dma)
+{
+	if (dma == NULL || gpu_dma == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "%s is NULL", dma == NULL ? "dma" : "gpu_dma");
+	if (!sd_dma_is_valid(dma))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "%p is not a live DMA instance", (void *)dma);
+	return SD_REJECT(DOCA_ERROR_BAD_STATE,
+			 "dma %p has no GPU datapath (softdoca runs DMA on the host), no GPU handle exists",
+			 (void *)dma);
+}

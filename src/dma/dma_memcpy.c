@@ -1,0 +1,308 @@
+/*
+ * dma_memcpy.c - executing a memcpy task: the validation rules V1..V9 of
+ * 03 §6.6, the copy job handed to the device's engine, and the append
+ * semantics of 03 §6.5 / D-23.
+ *
+ * This is the per-task hot path: no allocation, no lock, no system call.
+ * Segment arrays live on the stack, bounded by SD_DMA_LIST_MAX; longer
+ * lists are refused by V2 before anything is written.  A task with a single
+ * source and a single destination element takes a shorter path.
+ *
+ * Execution failures are reported through the task's error callback only;
+ * they are logged at DEBUG at most (D-36).
+ */
+#include <doca_dma.h>
+
+#include "dma_priv.h"
+#include "sd_log.h"
+
+/*
+ * Per-element rules.
+ */
+
+/* Tail space of a destination element: bytes after its data segment (03 §6.5). */
+static inline uint64_t sd_buf_tailroom(const struct doca_buf *b)
+{
+	return (uint64_t)((b->head + b->len) - (b->data + b->data_len));
+}
+
+/* V6/V7: the element's mmap can be reached by the DMA instance's device. */
+static inline bool sd_dma_mmap_usable(const struct doca_buf *b, const struct sd_device *node)
+{
+	const struct doca_mmap *m = b->mmap;
+
+	if (m == NULL || m->magic != SD_MMAP_MAGIC)
+		return false;
+	/* Also refuses imports of RDMA exports, which never serve DMA. */
+	return sd_mmap_usable_by(m, node);
+}
+
+/* V8: read right of a source element. */
+static inline bool sd_dma_readable(const struct doca_buf *b)
+{
+	if (!b->mmap->from_export)
+		return true; /* local read is always granted */
+	return (b->mmap->access_mask & (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)) != 0;
+}
+
+/* V9: write right of a destination element (D-32 for local mmaps). */
+static inline bool sd_dma_writable(const struct doca_buf *b)
+{
+	if (!b->mmap->from_export)
+		return sd_mmap_local_writable(b->mmap);
+	return (b->mmap->access_mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0;
+}
+
+/* A copy segment for `len` bytes at `addr` inside element `b`'s mmap. */
+static inline struct sd_seg sd_dma_seg(const struct doca_buf *b, uint8_t *addr, uint64_t len)
+{
+	struct sd_seg s = {
+		.addr = addr,
+		.len = (size_t)len,
+		.mmap = b->mmap->from_export ? b->mmap : NULL,
+	};
+	return s;
+}
+
+/* Failure of rule `code`, with the rule named at DEBUG level only (D-36). */
+#define SD_DMA_FAIL(code, ...) (SD_LOG_DBG(__VA_ARGS__), (code))
+
+/*
+ * Single-element path: src and dst are standalone buffers (or one-element
+ * lists).  Same rules, same order, as the list path below.
+ */
+static doca_error_t sd_dma_check_one(const struct doca_dma *dma, const struct doca_buf *src,
+				     const struct doca_buf *dst)
+{
+	uint64_t total = src->data_len;
+
+	if (!sd_buf_is_live(src) || !sd_buf_is_live(dst))
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: task references a released buffer");
+	if (dma->max_list_len == 0)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V2: the device allows no buffer in a task");
+	if (total == 0)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V3: source holds no data");
+	if (total > dma->max_buf_size)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V4: %llu source bytes exceed the maximum %llu",
+				   (unsigned long long)total, (unsigned long long)dma->max_buf_size);
+	if (sd_buf_tailroom(dst) < total)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V5: destination has room for %llu of %llu bytes",
+				   (unsigned long long)sd_buf_tailroom(dst), (unsigned long long)total);
+	if (!sd_dma_mmap_usable(src, dma->node))
+		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V6: source mmap is not usable by device %s",
+				   dma->node->pci_addr);
+	if (!sd_dma_mmap_usable(dst, dma->node))
+		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V7: destination mmap is not usable by device %s",
+				   dma->node->pci_addr);
+	if (!sd_dma_readable(src))
+		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V8: source mmap grants no read right");
+	if (!sd_dma_writable(dst))
+		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V9: destination mmap grants no write right");
+	return DOCA_SUCCESS;
+}
+
+/*
+ * List path.
+ */
+
+/*
+ * Collect the elements of the list starting at `head` into `out`, at most
+ * `max` of them.  Returns the count, or max + 1 when the list is longer
+ * (V2); *released is set when an element is a released slot.
+ */
+static uint32_t sd_dma_collect(const struct doca_buf *head, uint32_t max, const struct doca_buf **out,
+			       bool *released)
+{
+	uint32_t n = 0;
+
+	for (const struct doca_buf *b = head; b != NULL; b = b->next) {
+		if (n == max)
+			return max + 1;
+		if (!sd_buf_is_live(b))
+			*released = true;
+		out[n++] = b;
+	}
+	return n;
+}
+
+/* Saturating sum: a corrupt length must not wrap round and pass V4/V5. */
+static inline uint64_t sd_add_sat(uint64_t a, uint64_t b)
+{
+	return a + b < a ? UINT64_MAX : a + b;
+}
+
+struct sd_dma_lists {
+	const struct doca_buf *src[SD_DMA_LIST_MAX];
+	const struct doca_buf *dst[SD_DMA_LIST_MAX];
+	uint32_t nsrc, ndst;
+	uint64_t total; /* S: source bytes */
+};
+
+/* V2..V9 over collected lists (V1 is checked by the caller). */
+static doca_error_t sd_dma_check_lists(const struct doca_dma *dma, const struct doca_buf *src,
+				       const struct doca_buf *dst, struct sd_dma_lists *l)
+{
+	bool released = false;
+	uint64_t room = 0;
+
+	l->nsrc = sd_dma_collect(src, dma->max_list_len, l->src, &released);
+	l->ndst = sd_dma_collect(dst, dma->max_list_len, l->dst, &released);
+	if (released)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: task references a released buffer");
+	if (l->nsrc > dma->max_list_len || l->ndst > dma->max_list_len)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V2: %s list is longer than %u elements",
+				   l->nsrc > dma->max_list_len ? "source" : "destination", dma->max_list_len);
+
+	l->total = 0;
+	for (uint32_t i = 0; i < l->nsrc; i++)
+		l->total = sd_add_sat(l->total, l->src[i]->data_len);
+	if (l->total == 0)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V3: source list holds no data");
+	if (l->total > dma->max_buf_size)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V4: %llu source bytes exceed the maximum %llu",
+				   (unsigned long long)l->total, (unsigned long long)dma->max_buf_size);
+	for (uint32_t i = 0; i < l->ndst; i++)
+		room = sd_add_sat(room, sd_buf_tailroom(l->dst[i]));
+	if (room < l->total)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V5: destination list has room for %llu of %llu bytes",
+				   (unsigned long long)room, (unsigned long long)l->total);
+
+	for (uint32_t i = 0; i < l->nsrc; i++)
+		if (!sd_dma_mmap_usable(l->src[i], dma->node))
+			return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V6: source element %u is not usable by device %s",
+					   i, dma->node->pci_addr);
+	for (uint32_t i = 0; i < l->ndst; i++)
+		if (!sd_dma_mmap_usable(l->dst[i], dma->node))
+			return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED,
+					   "V7: destination element %u is not usable by device %s", i,
+					   dma->node->pci_addr);
+	for (uint32_t i = 0; i < l->nsrc; i++)
+		if (!sd_dma_readable(l->src[i]))
+			return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V8: source element %u grants no read right", i);
+	for (uint32_t i = 0; i < l->ndst; i++)
+		if (!sd_dma_writable(l->dst[i]))
+			return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V9: destination element %u grants no write right",
+					   i);
+	return DOCA_SUCCESS;
+}
+
+static inline bool sd_dma_single(const struct doca_buf *src, const struct doca_buf *dst)
+{
+	return src->next == NULL && dst->next == NULL;
+}
+
+/* Task-type hook: rules V1..V9 in order (try_submit and execution). */
+static doca_error_t sd_dma_memcpy_validate(struct doca_task *task)
+{
+	const struct doca_dma_task_memcpy *t = (const struct doca_dma_task_memcpy *)task;
+	const struct doca_dma *dma = sd_dma_of_task(task);
+	struct sd_dma_lists lists;
+
+	if (t->src == NULL || t->dst == NULL)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: %s buffer is NULL",
+				   t->src == NULL ? "source" : "destination");
+	if (sd_dma_single(t->src, t->dst))
+		return sd_dma_check_one(dma, t->src, t->dst);
+	return sd_dma_check_lists(dma, t->src, t->dst, &lists);
+}
+
+static doca_error_t sd_dma_execute_one(const struct doca_dma *dma, const struct doca_buf *src,
+				       struct doca_buf *dst)
+{
+	doca_error_t err = sd_dma_check_one(dma, src, dst);
+	struct sd_seg s, d;
+	struct sd_copy_job job;
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	s = sd_dma_seg(src, src->data, src->data_len);
+	d = sd_dma_seg(dst, dst->data + dst->data_len, src->data_len);
+	job = (struct sd_copy_job){ .src = &s, .nsrc = 1, .dst = &d, .ndst = 1, .total = src->data_len };
+	err = dma->engine->copy(&job);
+	if (err != DOCA_SUCCESS)
+		return SD_DMA_FAIL(err, "memory access failed while copying %zu bytes", s.len);
+	dst->data_len += s.len;
+	return DOCA_SUCCESS;
+}
+
+/*
+ * Build the segments of a validated list task: every non-empty source data
+ * segment, then destination tail spaces in list order until S bytes fit
+ * (the last one trimmed).  All ranges are computed before any metadata
+ * changes, so a buffer that is both source and destination works.
+ */
+static doca_error_t sd_dma_execute_lists(const struct doca_dma *dma, const struct sd_dma_lists *l)
+{
+	struct sd_seg src[SD_DMA_LIST_MAX];
+	struct sd_seg dst[SD_DMA_LIST_MAX];
+	struct doca_buf *dst_buf[SD_DMA_LIST_MAX];
+	uint32_t nsrc = 0, ndst = 0;
+	uint64_t left = l->total;
+	struct sd_copy_job job;
+	doca_error_t err;
+
+	for (uint32_t i = 0; i < l->nsrc; i++) {
+		const struct doca_buf *b = l->src[i];
+
+		if (b->data_len != 0)
+			src[nsrc++] = sd_dma_seg(b, b->data, b->data_len);
+	}
+	for (uint32_t i = 0; i < l->ndst && left != 0; i++) {
+		/* The list walk only reads; the elements are the task's own destination. */
+		struct doca_buf *b = (struct doca_buf *)l->dst[i];
+		uint64_t room = sd_buf_tailroom(b);
+		uint64_t take = room < left ? room : left;
+
+		if (take == 0)
+			continue;
+		dst_buf[ndst] = b;
+		dst[ndst++] = sd_dma_seg(b, b->data + b->data_len, take);
+		left -= take;
+	}
+
+	job = (struct sd_copy_job){ .src = src, .nsrc = nsrc, .dst = dst, .ndst = ndst, .total = l->total };
+	err = dma->engine->copy(&job);
+	if (err != DOCA_SUCCESS)
+		return SD_DMA_FAIL(err, "memory access failed while copying %llu bytes",
+				   (unsigned long long)l->total);
+	for (uint32_t i = 0; i < ndst; i++)
+		dst_buf[i]->data_len += dst[i].len;
+	return DOCA_SUCCESS;
+}
+
+/* Task-type hook: validate, copy, append (inside doca_pe_progress). */
+static doca_error_t sd_dma_memcpy_execute(struct doca_task *task)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+	const struct doca_dma *dma = sd_dma_of_task(task);
+	struct sd_dma_lists lists;
+	doca_error_t err;
+
+	if (t->src == NULL || t->dst == NULL)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: %s buffer is NULL",
+				   t->src == NULL ? "source" : "destination");
+	if (sd_dma_single(t->src, t->dst))
+		return sd_dma_execute_one(dma, t->src, t->dst);
+	err = sd_dma_check_lists(dma, t->src, t->dst, &lists);
+	if (err != DOCA_SUCCESS)
+		return err;
+	return sd_dma_execute_lists(dma, &lists);
+}
+
+/* Task-type hook: call the application's typed memcpy callback. */
+static void sd_dma_memcpy_invoke(void (*cb)(void), struct doca_task *task, union doca_data task_ud,
+				 union doca_data ctx_ud)
+{
+	doca_dma_task_memcpy_completion_cb_t fn = (doca_dma_task_memcpy_completion_cb_t)cb;
+
+	fn((struct doca_dma_task_memcpy *)task, task_ud, ctx_ud);
+}
+
+const struct sd_task_ops sd_dma_memcpy_ops = {
+	.name = "memcpy",
+	.task_size = sizeof(struct doca_dma_task_memcpy),
+	.validate = sd_dma_memcpy_validate,
+	.execute = sd_dma_memcpy_execute,
+	.invoke = sd_dma_memcpy_invoke,
+	.failure_is_fatal = true,
+};

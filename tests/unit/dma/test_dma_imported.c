@@ -1,0 +1,242 @@
+/*
+ * Memcpy tasks on memory of an imported mmap (created from a PCI export,
+ * here made by the same process): bytes move only through the memory
+ * layer's access path; the exporter's rights decide V8/V9; an import made
+ * on another device, or from an RDMA export, fails V6; and once the export
+ * is stopped the task fails with DOCA_ERROR_IO_FAILED through the error
+ * callback (D-3, D-37), fatal for the context and not logged at ERROR.
+ *
+ * Skipped (exit 77) while the memory layer cannot import its own exports.
+ */
+#include "dma_fixture.h"
+
+static uint8_t host_mem[4096];
+static uint8_t local_mem[4096];
+
+struct exp {
+	struct doca_mmap *host; /* exporter's mmap */
+	struct doca_mmap *imp;  /* importer's view */
+};
+
+static bool export_import(struct fx *f, uint32_t perms, struct doca_dev *import_dev, struct exp *e)
+{
+	const void *desc = NULL;
+	size_t desc_len = 0;
+
+	e->imp = NULL;
+	e->host = fx_mmap(f->dev, host_mem, sizeof(host_mem), perms);
+	if (e->host == NULL || doca_mmap_export_pci(e->host, f->dev, &desc, &desc_len) != DOCA_SUCCESS)
+		return false;
+	return doca_mmap_create_from_export(NULL, desc, desc_len, import_dev, &e->imp) == DOCA_SUCCESS;
+}
+
+static void exp_release(struct exp *e)
+{
+	if (e->imp != NULL)
+		CHECK_OK(doca_mmap_destroy(e->imp));
+	if (e->host != NULL)
+		CHECK_OK(doca_mmap_destroy(e->host));
+}
+
+/* Run one task from `src` to `dst`; returns the status its callback saw. */
+static doca_error_t run(struct fx *f, const struct doca_buf *src, struct doca_buf *dst)
+{
+	struct doca_task *t = fx_task(f, src, dst, 1);
+	doca_error_t tried;
+
+	if (t == NULL)
+		return DOCA_ERROR_UNEXPECTED;
+	tried = doca_task_try_submit(t);
+	if (tried != DOCA_SUCCESS) {
+		doca_task_free(t);
+		return tried;
+	}
+	fx_drain(f);
+	for (int i = fx_nevents - 1; i >= 0; i--)
+		if (fx_events[i].kind != FX_EV_STATE)
+			return (doca_error_t)fx_events[i].b;
+	return DOCA_ERROR_UNEXPECTED;
+}
+
+static void probe_or_skip(void)
+{
+	struct fx f;
+	struct exp e;
+	bool ok;
+
+	if (!fx_setup(&f, 2))
+		exit(1);
+	ok = export_import(&f, DOCA_ACCESS_FLAG_PCI_READ_WRITE, f.dev, &e);
+	exp_release(&e);
+	fx_teardown(&f);
+	if (!ok)
+		sd_test_skip("the memory layer cannot import a PCI export of this process yet");
+}
+
+static void read_from_and_write_to_host_memory(void)
+{
+	struct fx f;
+	struct exp e;
+	struct doca_mmap *lm;
+	struct doca_buf *hs, *ld, *ls, *hd;
+
+	REQUIRE(fx_setup(&f, 4) && fx_start(&f));
+	fx_fill(host_mem, sizeof(host_mem), 90);
+	memset(local_mem, 0, sizeof(local_mem));
+	REQUIRE(export_import(&f, DOCA_ACCESS_FLAG_PCI_READ_WRITE, f.dev, &e));
+	lm = fx_mmap(f.dev, local_mem, sizeof(local_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	REQUIRE(lm != NULL);
+
+	/* host -> local */
+	hs = fx_buf(&f, e.imp, host_mem, 1000, host_mem, 1000);
+	ld = fx_buf(&f, lm, local_mem, 2048, local_mem, 0);
+	REQUIRE(hs != NULL && ld != NULL);
+	CHECK_OK(run(&f, hs, ld));
+	CHECK(memcmp(local_mem, host_mem, 1000) == 0);
+	CHECK_EQ_U64(fx_data_len(ld), 1000);
+
+	/* local -> host, appended after 2000 bytes of host data */
+	fx_fill(local_mem + 2048, 500, 3);
+	ls = fx_buf(&f, lm, local_mem + 2048, 500, local_mem + 2048, 500);
+	hd = fx_buf(&f, e.imp, host_mem + 1000, 3000, host_mem + 1000, 2000);
+	REQUIRE(ls != NULL && hd != NULL);
+	CHECK_OK(run(&f, ls, hd));
+	CHECK(memcmp(host_mem + 3000, local_mem + 2048, 500) == 0);
+	CHECK_EQ_U64(fx_data_len(hd), 2500);
+	CHECK(fx_data(hd) == host_mem + 1000); /* exporter addresses, unchanged */
+
+	fx_put(hs);
+	fx_put(ld);
+	fx_put(ls);
+	fx_put(hd);
+	CHECK_OK(doca_mmap_destroy(lm));
+	exp_release(&e);
+	fx_teardown(&f);
+}
+
+static void read_only_export_refuses_writes(void)
+{
+	struct fx f;
+	struct exp e;
+	struct doca_mmap *lm;
+	struct doca_buf *hs, *hd, *l;
+
+	REQUIRE(fx_setup(&f, 4) && fx_start(&f));
+	fx_fill(host_mem, sizeof(host_mem), 5);
+	REQUIRE(export_import(&f, DOCA_ACCESS_FLAG_PCI_READ_ONLY, f.dev, &e));
+	lm = fx_mmap(f.dev, local_mem, sizeof(local_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	REQUIRE(lm != NULL);
+	hs = fx_buf(&f, e.imp, host_mem, 64, host_mem, 64);
+	hd = fx_buf(&f, e.imp, host_mem + 64, 64, host_mem + 64, 0);
+	l = fx_buf(&f, lm, local_mem, 64, local_mem, 64);
+	REQUIRE(hs != NULL && hd != NULL && l != NULL);
+	CHECK_ERR(run(&f, l, hd), DOCA_ERROR_NOT_PERMITTED); /* V9 */
+	CHECK_OK(doca_buf_reset_data_len(l));
+	CHECK_OK(run(&f, hs, l)); /* reading is granted */
+	fx_put(hs);
+	fx_put(hd);
+	fx_put(l);
+	CHECK_OK(doca_mmap_destroy(lm));
+	exp_release(&e);
+	fx_teardown(&f);
+}
+
+static void import_on_another_device_is_not_permitted(void)
+{
+	struct fx f;
+	struct exp e;
+	struct doca_dev *other = NULL;
+	struct doca_mmap *lm;
+	struct doca_buf *hs, *l;
+
+	REQUIRE(fx_setup(&f, 4) && fx_start(&f));
+	REQUIRE(f.nlist >= 2 && doca_dev_open(f.list[1], &other) == DOCA_SUCCESS);
+	REQUIRE(export_import(&f, DOCA_ACCESS_FLAG_PCI_READ_WRITE, other, &e));
+	lm = fx_mmap(f.dev, local_mem, sizeof(local_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	REQUIRE(lm != NULL);
+	hs = fx_buf(&f, e.imp, host_mem, 64, host_mem, 64);
+	l = fx_buf(&f, lm, local_mem, 64, local_mem, 0);
+	REQUIRE(hs != NULL && l != NULL);
+	CHECK_ERR(run(&f, hs, l), DOCA_ERROR_NOT_PERMITTED); /* V6 */
+	fx_put(hs);
+	fx_put(l);
+	CHECK_OK(doca_mmap_destroy(lm));
+	exp_release(&e);
+	CHECK_OK(doca_dev_close(other));
+	fx_teardown(&f);
+}
+
+static void rdma_export_import_is_not_usable_by_dma(void)
+{
+	struct fx f;
+	struct doca_mmap *host, *imp = NULL, *lm;
+	const void *desc = NULL;
+	size_t desc_len = 0;
+	struct doca_buf *hs, *l;
+
+	REQUIRE(fx_setup(&f, 4) && fx_start(&f));
+	host = fx_mmap(f.dev, host_mem, sizeof(host_mem), DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	REQUIRE(host != NULL);
+	REQUIRE(doca_mmap_export_rdma(host, f.dev, &desc, &desc_len) == DOCA_SUCCESS);
+	if (doca_mmap_create_from_export(NULL, desc, desc_len, f.dev, &imp) == DOCA_SUCCESS) {
+		lm = fx_mmap(f.dev, local_mem, sizeof(local_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+		REQUIRE(lm != NULL);
+		hs = fx_buf(&f, imp, host_mem, 64, host_mem, 64);
+		l = fx_buf(&f, lm, local_mem, 64, local_mem, 0);
+		REQUIRE(hs != NULL && l != NULL);
+		CHECK_ERR(run(&f, hs, l), DOCA_ERROR_NOT_PERMITTED); /* V6 */
+		fx_put(hs);
+		fx_put(l);
+		CHECK_OK(doca_mmap_destroy(lm));
+		CHECK_OK(doca_mmap_destroy(imp));
+	} else {
+		printf("note: RDMA descriptors are refused at import, so no DMA task can see one\n");
+	}
+	CHECK_OK(doca_mmap_destroy(host));
+	fx_teardown(&f);
+}
+
+static void stopped_export_fails_with_io_failed(void)
+{
+	struct fx f;
+	struct exp e;
+	struct doca_mmap *lm;
+	struct doca_buf *hs, *l;
+	struct doca_task *t;
+
+	REQUIRE(fx_setup(&f, 4) && fx_start(&f));
+	REQUIRE(export_import(&f, DOCA_ACCESS_FLAG_PCI_READ_WRITE, f.dev, &e));
+	lm = fx_mmap(f.dev, local_mem, sizeof(local_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	REQUIRE(lm != NULL);
+	hs = fx_buf(&f, e.imp, host_mem, 64, host_mem, 64);
+	l = fx_buf(&f, lm, local_mem, 64, local_mem, 0);
+	REQUIRE(hs != NULL && l != NULL);
+	CHECK_OK(doca_mmap_stop(e.host)); /* the importer's buffers do not pin the exporter */
+
+	t = fx_task(&f, hs, l, 1);
+	REQUIRE(t != NULL);
+	CHECK_OK(doca_task_submit(t));
+	CHECK_LOGS(0, fx_drain(&f));
+	REQUIRE(fx_nevents >= 3);
+	CHECK(fx_events[1].kind == FX_EV_STATE && fx_events[1].b == DOCA_CTX_STATE_STOPPING);
+	CHECK(fx_events[2].kind == FX_EV_ERROR);
+	CHECK_ERR((doca_error_t)fx_events[2].b, DOCA_ERROR_IO_FAILED);
+	CHECK_EQ_U64(fx_data_len(l), 0);
+	fx_put(hs);
+	fx_put(l);
+	CHECK_OK(doca_mmap_destroy(lm));
+	exp_release(&e);
+	fx_teardown(&f);
+}
+
+int main(void)
+{
+	fx_log_capture();
+	probe_or_skip();
+	SD_RUN(read_from_and_write_to_host_memory);
+	SD_RUN(read_only_export_refuses_writes);
+	SD_RUN(import_on_another_device_is_not_permitted);
+	SD_RUN(rdma_export_import_is_not_usable_by_dma);
+	SD_RUN(stopped_export_fails_with_io_failed);
+	return sd_test_done();
+}
