@@ -65,6 +65,21 @@ struct doca_mmap {
 	const struct sd_mem_remote_ops *remote;
 	void *remote_priv;
 	const struct sd_device *import_node; /* device the import was made on */
+	/* Additions of the memory layer (mem). */
+	struct doca_dev *import_dev; /* open device the import depends on (D-29) */
+	uint8_t import_kind;         /* enum sd_export_kind of the imported descriptor */
+	bool dmabuf;                 /* range given by doca_mmap_set_dmabuf_memrange */
+	int dmabuf_fd;               /* recorded only; never duplicated or closed */
+	size_t dmabuf_offset;
+	uint32_t num_pools;          /* buffer pools created on this map (pin destroy) */
+	uint32_t num_started_pools;  /* started pools (pin stop) */
+};
+
+/* Kind of export descriptor an imported mmap was made from. */
+enum sd_export_kind {
+	SD_EXPORT_NONE = 0, /* local mmap */
+	SD_EXPORT_PCI = 1,
+	SD_EXPORT_RDMA = 2,
 };
 
 #define SD_MMAP_MAGIC 0x4d4d4150u /* "MMAP" */
@@ -89,7 +104,18 @@ struct doca_buf {
 	uint8_t owner;           /* enum sd_buf_owner */
 	void *owner_obj;         /* inventory or pool that owns the slot */
 	union doca_data user_data;
+	/* Additions of the memory layer (mem). */
+	uint32_t magic;          /* SD_BUF_MAGIC for every slot of a live inventory/pool */
+	bool counted;            /* this element added one to mmap->num_bufs */
 };
+
+#define SD_BUF_MAGIC 0x42554630u /* "BUF0" */
+
+/* True when `buf` is a descriptor slot currently handed out to the user. */
+static inline bool sd_buf_is_live(const struct doca_buf *buf)
+{
+	return buf->magic == SD_BUF_MAGIC && buf->owner != SD_BUF_FREE;
+}
 
 /*
  * True when `mmap` may be used for DMA by the device `node` (rule V6/V7 of
@@ -109,8 +135,8 @@ static inline bool sd_mmap_local_writable(const struct doca_mmap *mmap)
 
 static inline bool sd_mmap_usable_by(const struct doca_mmap *mmap, const struct sd_device *node)
 {
-	if (mmap->from_export)
-		return mmap->import_node == node;
+	if (mmap->from_export) /* only PCI imports serve DMA (03 §6.6 V6) */
+		return mmap->import_kind == SD_EXPORT_PCI && mmap->import_node == node;
 	if (mmap->state != SD_MMAP_STARTED)
 		return false;
 	for (uint32_t i = 0; i < mmap->num_devs; i++)

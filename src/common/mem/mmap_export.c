@@ -1,0 +1,129 @@
+/*
+ * mmap_export.c - exporting a map to a peer and importing a peer's map
+ * (02 §4.3.16-4.3.20, §6).
+ *
+ * Every argument and state rule is enforced here.  The cross-process
+ * descriptor itself (format, validity record, data path of 02 §6.5) is not
+ * written yet: an export that passes every check answers
+ * DOCA_ERROR_NOT_SUPPORTED and leaves the map unchanged (not exported), and
+ * no descriptor can therefore be imported.
+ */
+#include <doca_dev.h>
+#include <doca_mmap.h>
+
+#include "mem_priv.h"
+#include "sd_dev.h"
+#include "sd_log.h"
+#include "sd_mem.h"
+
+#define SD_ACCESS_PCI_ANY (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)
+#define SD_ACCESS_RDMA_ANY (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
+
+/*
+ * Checks shared by both exports, in the order of 02 §4.3.17: pointers,
+ * then what the map is and its state, then its access rights, then the
+ * device.  `needed` is the flag family the kind of export requires.
+ */
+static doca_error_t sd_export_check(const char *func, struct doca_mmap *mmap, const struct doca_dev *dev,
+				    const void **export_desc, size_t *export_desc_len, uint32_t needed,
+				    const char *needed_name)
+{
+	if (!sd_mmap_valid(mmap))
+		return SD_MEM_REJECT_AS(func, DOCA_ERROR_INVALID_VALUE, "mmap %p is NULL or not a live doca_mmap",
+					(void *)mmap);
+	if (dev == NULL || export_desc == NULL || export_desc_len == NULL)
+		return SD_MEM_REJECT_AS(func, DOCA_ERROR_INVALID_VALUE,
+					"dev, export_desc and export_desc_len must not be NULL (mmap %p)",
+					(void *)mmap);
+	if (mmap->from_export)
+		return SD_MEM_REJECT_AS(func, DOCA_ERROR_NOT_PERMITTED,
+					"mmap %p was created from an export and cannot be exported again",
+					(void *)mmap);
+	if (mmap->state != SD_MMAP_STARTED)
+		return SD_MEM_REJECT_AS(func, DOCA_ERROR_NOT_PERMITTED, "mmap %p is not started; start it first",
+					(void *)mmap);
+	if ((mmap->access_mask & needed) == 0)
+		return SD_MEM_REJECT_AS(func, DOCA_ERROR_NOT_PERMITTED,
+					"mmap %p access mask 0x%x grants no %s access; set it with "
+					"doca_mmap_set_permissions before start",
+					(void *)mmap, mmap->access_mask, needed_name);
+	if (!sd_mmap_has_dev(mmap, dev))
+		return SD_MEM_REJECT_AS(func, DOCA_ERROR_NOT_FOUND, "dev %p is not registered in mmap %p",
+					(const void *)dev, (void *)mmap);
+	return DOCA_SUCCESS;
+}
+
+DOCA_STABLE
+doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev *dev, const void **export_desc,
+				  size_t *export_desc_len)
+{
+	doca_error_t err = sd_export_check(__func__, mmap, dev, export_desc, export_desc_len, SD_ACCESS_PCI_ANY,
+					   "PCI (PCI_READ_ONLY or PCI_READ_WRITE)");
+	if (err != DOCA_SUCCESS)
+		return err;
+	/* A registered device is open (it cannot be closed while registered). */
+	if (!sd_dev_node(dev)->caps.mmap_export_pci)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, "device %s cannot export memory over PCI (mmap %p)",
+				 sd_dev_node(dev)->pci_addr, (void *)mmap);
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED,
+			 "cross-process export is not implemented yet in softdoca (mmap %p left unexported)",
+			 (void *)mmap);
+}
+
+DOCA_STABLE
+doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev *dev, const void **export_desc,
+				   size_t *export_desc_len)
+{
+	doca_error_t err = sd_export_check(__func__, mmap, dev, export_desc, export_desc_len, SD_ACCESS_RDMA_ANY,
+					   "RDMA (RDMA_READ, RDMA_WRITE or RDMA_ATOMIC)");
+	if (err != DOCA_SUCCESS)
+		return err;
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED,
+			 "softdoca has no RDMA transport; device %s cannot export mmap %p for RDMA",
+			 sd_dev_node(dev)->pci_addr, (void *)mmap);
+}
+
+DOCA_STABLE
+doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, const void *export_desc,
+					  size_t export_desc_len, struct doca_dev *dev, struct doca_mmap **mmap)
+{
+	SD_MEM_REQUIRE_ARG(export_desc, "export_desc");
+	SD_MEM_REQUIRE_ARG(mmap, "mmap");
+	if (dev == NULL || !priv_doca_dev_is_valid(dev))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "dev %p is NULL or not an open doca_dev", (void *)dev);
+	if (export_desc_len == 0)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "export_desc_len is 0");
+	/*
+	 * No softdoca export has produced a descriptor yet, so whatever these
+	 * bytes are, they are not one of ours (02 §4.3.19: malformed).
+	 */
+	(void)user_data;
+	return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
+			 "the %zu descriptor bytes at %p are not a softdoca export descriptor "
+			 "(cross-process export is not implemented yet)",
+			 export_desc_len, export_desc);
+}
+
+DOCA_EXPERIMENTAL
+doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap, const struct doca_dev *dev,
+					  doca_dpa_dev_mmap_t *dpa_mmap_handle)
+{
+	SD_MEM_REQUIRE_MMAP(mmap);
+	SD_MEM_REQUIRE_ARG(dev, "dev");
+	SD_MEM_REQUIRE_ARG(dpa_mmap_handle, "dpa_mmap_handle");
+	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, "softdoca has no DPA; mmap %p has no DPA handle", (void *)mmap);
+}
+
+void sd_mmap_exports_revoke(struct doca_mmap *mmap)
+{
+	/* No export can exist yet (see the top of this file). */
+	(void)mmap;
+}
+
+void sd_mmap_import_release(struct doca_mmap *mmap)
+{
+	if (mmap->import_dev != NULL) {
+		priv_doca_dev_dep_put(mmap->import_dev);
+		mmap->import_dev = NULL;
+	}
+}
