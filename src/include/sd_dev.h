@@ -110,6 +110,26 @@ struct doca_dev {
 #define SD_DEVINFO_MAGIC 0x44564e46u /* "DVNF" */
 #define SD_DEV_MAGIC 0x44455630u     /* "DEV0" */
 
+/* A representor as listed by doca_devinfo_rep_create_list. */
+struct doca_devinfo_rep {
+	uint32_t magic;               /* SD_DEVINFO_REP_MAGIC while valid */
+	const struct sd_rep *rep;     /* immutable topology record */
+	const struct sd_device *node; /* the DPU-side device that lists it */
+	struct doca_dev *parent;      /* handle slot of that device */
+};
+
+/* An opened representor: one heap handle per doca_dev_rep_open. */
+struct doca_dev_rep {
+	uint32_t magic;               /* SD_DEV_REP_MAGIC while open */
+	struct doca_devinfo_rep info; /* what doca_dev_rep_as_devinfo returns */
+	struct doca_dev *parent;      /* holds one dependent of this device */
+	uint32_t dependents;          /* objects created on the representor */
+	struct doca_dev_rep *next;    /* registry of open representors */
+};
+
+#define SD_DEVINFO_REP_MAGIC 0x44565250u /* "DVRP" */
+#define SD_DEV_REP_MAGIC 0x44524550u     /* "DREP" */
+
 /* True when `dev` is a live, open device handle of this process. */
 SD_PRIV bool priv_doca_dev_is_valid(const struct doca_dev *dev);
 
@@ -123,6 +143,19 @@ SD_PRIV void priv_doca_dev_dep_put(struct doca_dev *dev);
 
 /* The capability record behind a devinfo handle, or NULL for a bad handle. */
 SD_PRIV const struct sd_device *priv_doca_devinfo_node(const struct doca_devinfo *devinfo);
+
+/* True when `rep` is a live, open representor handle of this process. */
+SD_PRIV bool priv_doca_dev_rep_is_valid(const struct doca_dev_rep *rep);
+
+/*
+ * Record / drop an object created on an open representor (a Comch server).
+ * While one exists doca_dev_rep_close is refused with DOCA_ERROR_IN_USE.
+ */
+SD_PRIV void priv_doca_dev_rep_dep_get(struct doca_dev_rep *rep);
+SD_PRIV void priv_doca_dev_rep_dep_put(struct doca_dev_rep *rep);
+
+/* The representor record behind a devinfo_rep handle, or NULL for a bad handle. */
+SD_PRIV const struct sd_rep *priv_doca_devinfo_rep_node(const struct doca_devinfo_rep *devinfo_rep);
 
 static inline const struct sd_device *sd_dev_node(const struct doca_dev *dev)
 {

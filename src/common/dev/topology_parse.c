@@ -1,0 +1,857 @@
+/*
+ * topology_parse.c - the topology text format (docs/topology.md).
+ *
+ * Line based, INI-like:
+ *
+ *     sides = all                  # optional, before the first section
+ *     [device 0000:03:00.0]        # a local device
+ *     side = dpu
+ *     profile = bf3
+ *     dma_max_buf_size = 1M        # capability override
+ *     [rep 0000:b1:00.0]           # a representor of the device above
+ *     kind = net
+ *
+ * The parser either produces a complete topology or refuses the whole text
+ * with "line N: problem"; there is no partial result.  Defaults for keys a
+ * section leaves out are filled in once the section (or the file) is
+ * complete, because some depend on other keys or on other devices.
+ */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dev_internal.h"
+#include "sd_engine.h"
+
+#define SD_MAX_LINE 4096
+#define SD_ENGINE_NAME_MAX 32
+#define SD_VHCA_MAX 0xffffu
+
+/* A representor while its file section is being read. */
+struct sd_prep {
+	struct sd_rep rep;
+	struct sd_pci pci;
+	unsigned line;
+	uint32_t seen; /* bit per rep key given */
+};
+
+/* A device while its file section (and its representors) is being read. */
+struct sd_pdev {
+	struct sd_device dev;
+	struct sd_pci pci;
+	unsigned line;  /* of the [device ...] header */
+	unsigned index; /* position in the file, for defaults */
+	uint32_t seen;  /* bit per device key given */
+	unsigned side_line, profile_line, vhca_line;
+	char engine[SD_ENGINE_NAME_MAX];
+	unsigned engine_line;
+	struct sd_caps over;   /* capability overrides ... */
+	uint64_t over_mask;    /* ... bit per capability key given */
+	struct sd_prep *reps;
+	uint32_t nreps, cap_reps;
+};
+
+enum sd_section {
+	SD_SEC_NONE,
+	SD_SEC_DEVICE,
+	SD_SEC_REP,
+};
+
+struct sd_parser {
+	struct sd_pdev *devs;
+	uint32_t ndev, cap_devs;
+	enum sd_section section;
+	unsigned line;
+	unsigned sides;
+	bool has_sides;
+	char *err;
+	size_t err_len;
+};
+
+/* Record "line N: ..." (or only "..." when line is 0) and return false. */
+__attribute__((format(printf, 3, 4))) static bool sd_fail(struct sd_parser *p, unsigned line, const char *fmt,
+							 ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (line > 0)
+		snprintf(p->err, p->err_len, "line %u: %s", line, msg);
+	else
+		snprintf(p->err, p->err_len, "%s", msg);
+	return false;
+}
+
+static struct sd_pdev *sd_cur_dev(struct sd_parser *p)
+{
+	return &p->devs[p->ndev - 1];
+}
+
+/* ---- value parsers ---------------------------------------------------- */
+
+/* A name: 1..max_len printable characters, no white space. */
+static bool sd_value_name(struct sd_parser *p, const char *key, const char *value, size_t max_len, char *dst)
+{
+	size_t len = strlen(value);
+
+	if (len > max_len)
+		return sd_fail(p, p->line, "value of '%s' is longer than %zu characters", key, max_len);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)value[i];
+		if (c <= 0x20 || c >= 0x7f)
+			return sd_fail(p, p->line, "value of '%s' may contain only printable characters without spaces",
+				       key);
+	}
+	memcpy(dst, value, len + 1);
+	return true;
+}
+
+/* Decimal or 0x-hex, with an optional binary suffix K, M or G. */
+static bool sd_parse_number(const char *s, uint64_t *out)
+{
+	uint64_t v = 0, base = 10, mult = 1;
+	const char *q = s;
+
+	if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
+		base = 16;
+		q += 2;
+	}
+	if (!isxdigit((unsigned char)*q))
+		return false;
+	for (; *q != '\0'; q++) {
+		int d;
+		if (*q >= '0' && *q <= '9')
+			d = *q - '0';
+		else if (base == 16 && isxdigit((unsigned char)*q))
+			d = tolower((unsigned char)*q) - 'a' + 10;
+		else
+			break;
+		if (v > (UINT64_MAX - (uint64_t)d) / base)
+			return false;
+		v = v * base + (uint64_t)d;
+	}
+	if (*q != '\0' && base == 10) {
+		switch (*q) {
+		case 'k': case 'K': mult = 1ull << 10; break;
+		case 'm': case 'M': mult = 1ull << 20; break;
+		case 'g': case 'G': mult = 1ull << 30; break;
+		default: return false;
+		}
+		q++;
+	}
+	if (*q != '\0' || v > UINT64_MAX / mult)
+		return false;
+	*out = v * mult;
+	return true;
+}
+
+static bool sd_value_number(struct sd_parser *p, const char *key, const char *value, uint64_t min, uint64_t max,
+			    uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!sd_parse_number(value, &v))
+		return sd_fail(p, p->line, "value '%s' of '%s' is not a number", value, key);
+	if (v < min || v > max)
+		return sd_fail(p, p->line, "value %s of '%s' is outside %llu..%llu", value, key,
+			       (unsigned long long)min, (unsigned long long)max);
+	*out = v;
+	return true;
+}
+
+static bool sd_value_bool(struct sd_parser *p, const char *key, const char *value, bool *out)
+{
+	static const char *const yes[] = { "1", "true", "yes" };
+	static const char *const no[] = { "0", "false", "no" };
+
+	for (size_t i = 0; i < 3; i++) {
+		if (strcmp(value, yes[i]) == 0) {
+			*out = true;
+			return true;
+		}
+		if (strcmp(value, no[i]) == 0) {
+			*out = false;
+			return true;
+		}
+	}
+	return sd_fail(p, p->line, "value '%s' of '%s' is not a boolean (use 0/1, true/false or yes/no)", value,
+		       key);
+}
+
+/* ---- [device] keys ---------------------------------------------------- */
+
+static bool sd_dkey_side(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	if (strcmp(v, "dpu") == 0)
+		d->dev.side = SD_SIDE_DPU;
+	else if (strcmp(v, "host") == 0)
+		d->dev.side = SD_SIDE_HOST;
+	else
+		return sd_fail(p, p->line, "side '%s' is unknown (use 'host' or 'dpu')", v);
+	d->side_line = p->line;
+	return true;
+}
+
+static bool sd_dkey_profile(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	if (!sd_profile_exists(v))
+		return sd_fail(p, p->line, "profile '%s' is unknown (use bf3, bf2 or cx7)", v);
+	snprintf(d->dev.profile, sizeof(d->dev.profile), "%s", v);
+	d->profile_line = p->line;
+	return true;
+}
+
+static bool sd_dkey_ibdev(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	return sd_value_name(p, "ibdev", v, sizeof(d->dev.ibdev_name) - 1, d->dev.ibdev_name);
+}
+
+static bool sd_dkey_iface(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	return sd_value_name(p, "iface", v, sizeof(d->dev.iface_name) - 1, d->dev.iface_name);
+}
+
+static bool sd_dkey_mac(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	uint8_t mac[6];
+
+	for (int i = 0; i < 6; i++) {
+		const char *f = v + i * 3;
+		if (!isxdigit((unsigned char)f[0]) || !isxdigit((unsigned char)f[1]) ||
+		    f[2] != (i == 5 ? '\0' : ':'))
+			return sd_fail(p, p->line, "mac '%s' is not of the form xx:xx:xx:xx:xx:xx", v);
+		mac[i] = (uint8_t)strtoul((char[3]){ f[0], f[1], '\0' }, NULL, 16);
+	}
+	memcpy(d->dev.mac, mac, sizeof(mac));
+	return true;
+}
+
+static bool sd_dkey_ipv4(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	if (inet_pton(AF_INET, v, d->dev.ipv4) != 1)
+		return sd_fail(p, p->line, "ipv4 '%s' is not a dotted IPv4 address", v);
+	d->dev.has_ipv4 = true;
+	return true;
+}
+
+static bool sd_dkey_ipv6(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	if (inet_pton(AF_INET6, v, d->dev.ipv6) != 1)
+		return sd_fail(p, p->line, "ipv6 '%s' is not an IPv6 address", v);
+	d->dev.has_ipv6 = true;
+	return true;
+}
+
+static bool sd_dkey_vhca(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	uint64_t n = 0;
+
+	if (!sd_value_number(p, "vhca_id", v, 0, SD_VHCA_MAX, &n))
+		return false;
+	d->dev.vhca_id = (uint32_t)n;
+	d->vhca_line = p->line;
+	return true;
+}
+
+static bool sd_dkey_engine(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	if (!sd_value_name(p, "engine", v, sizeof(d->engine) - 1, d->engine))
+		return false;
+	d->engine_line = p->line;
+	return true;
+}
+
+struct sd_dev_key {
+	const char *name;
+	bool (*set)(struct sd_parser *p, struct sd_pdev *d, const char *value);
+};
+
+enum { SD_DKEY_SIDE, SD_DKEY_PROFILE, SD_DKEY_IBDEV, SD_DKEY_IFACE, SD_DKEY_MAC, SD_DKEY_IPV4,
+       SD_DKEY_IPV6, SD_DKEY_VHCA, SD_DKEY_ENGINE };
+
+static const struct sd_dev_key sd_dev_keys[] = {
+	[SD_DKEY_SIDE] = { "side", sd_dkey_side },
+	[SD_DKEY_PROFILE] = { "profile", sd_dkey_profile },
+	[SD_DKEY_IBDEV] = { "ibdev", sd_dkey_ibdev },
+	[SD_DKEY_IFACE] = { "iface", sd_dkey_iface },
+	[SD_DKEY_MAC] = { "mac", sd_dkey_mac },
+	[SD_DKEY_IPV4] = { "ipv4", sd_dkey_ipv4 },
+	[SD_DKEY_IPV6] = { "ipv6", sd_dkey_ipv6 },
+	[SD_DKEY_VHCA] = { "vhca_id", sd_dkey_vhca },
+	[SD_DKEY_ENGINE] = { "engine", sd_dkey_engine },
+};
+
+#define SD_NUM_DEV_KEYS (sizeof(sd_dev_keys) / sizeof(sd_dev_keys[0]))
+
+static bool sd_device_key(struct sd_parser *p, const char *key, const char *value)
+{
+	struct sd_pdev *d = sd_cur_dev(p);
+	const struct sd_cap_key *ck;
+
+	for (size_t i = 0; i < SD_NUM_DEV_KEYS; i++) {
+		if (strcmp(key, sd_dev_keys[i].name) != 0)
+			continue;
+		if (d->seen & (1u << i))
+			return sd_fail(p, p->line, "key '%s' is given twice in [device %s]", key, d->dev.pci_addr);
+		d->seen |= 1u << i;
+		return sd_dev_keys[i].set(p, d, value);
+	}
+	ck = sd_cap_key_find(key);
+	if (ck != NULL) {
+		size_t bit = (size_t)(ck - sd_cap_key_at(0));
+		uint64_t n = 0;
+		if (d->over_mask & (1ull << bit))
+			return sd_fail(p, p->line, "key '%s' is given twice in [device %s]", key, d->dev.pci_addr);
+		if (ck->type == SD_CAP_BOOL) {
+			bool b;
+			if (!sd_value_bool(p, key, value, &b))
+				return false;
+			n = b;
+		} else if (!sd_value_number(p, key, value, ck->min, ck->max, &n)) {
+			return false;
+		}
+		sd_cap_key_store(ck, &d->over, n);
+		d->over_mask |= 1ull << bit;
+		return true;
+	}
+	return sd_fail(p, p->line, "unknown key '%s' in [device %s]", key, d->dev.pci_addr);
+}
+
+/* ---- [rep] keys ------------------------------------------------------- */
+
+enum { SD_RKEY_KIND, SD_RKEY_FUNC, SD_RKEY_HOTPLUG, SD_RKEY_IFACE, SD_RKEY_VUID, SD_RKEY_VHCA };
+
+static const char *const sd_rep_keys[] = {
+	[SD_RKEY_KIND] = "kind",
+	[SD_RKEY_FUNC] = "func_type",
+	[SD_RKEY_HOTPLUG] = "hotplug",
+	[SD_RKEY_IFACE] = "iface",
+	[SD_RKEY_VUID] = "vuid",
+	[SD_RKEY_VHCA] = "vhca_id",
+};
+
+#define SD_NUM_REP_KEYS (sizeof(sd_rep_keys) / sizeof(sd_rep_keys[0]))
+
+static bool sd_rep_set(struct sd_parser *p, struct sd_prep *r, int which, const char *v)
+{
+	uint64_t n = 0;
+
+	switch (which) {
+	case SD_RKEY_KIND:
+		if (strcmp(v, "net") != 0 && strcmp(v, "emulated") != 0)
+			return sd_fail(p, p->line, "kind '%s' is unknown (use 'net' or 'emulated')", v);
+		r->rep.emulated = strcmp(v, "emulated") == 0;
+		return true;
+	case SD_RKEY_FUNC:
+		if (strcmp(v, "pf") == 0)
+			r->rep.func_type = DOCA_PCI_FUNC_TYPE_PF;
+		else if (strcmp(v, "vf") == 0)
+			r->rep.func_type = DOCA_PCI_FUNC_TYPE_VF;
+		else if (strcmp(v, "sf") == 0)
+			r->rep.func_type = DOCA_PCI_FUNC_TYPE_SF;
+		else
+			return sd_fail(p, p->line, "func_type '%s' is unknown (use pf, vf or sf)", v);
+		return true;
+	case SD_RKEY_HOTPLUG:
+		if (!sd_value_bool(p, "hotplug", v, &r->rep.hotplug))
+			return false;
+		r->rep.is_hotplugged = r->rep.hotplug;
+		return true;
+	case SD_RKEY_IFACE:
+		return sd_value_name(p, "iface", v, sizeof(r->rep.iface_name) - 1, r->rep.iface_name);
+	case SD_RKEY_VUID:
+		return sd_value_name(p, "vuid", v, sizeof(r->rep.vuid) - 1, r->rep.vuid);
+	case SD_RKEY_VHCA:
+		if (!sd_value_number(p, "vhca_id", v, 0, SD_VHCA_MAX, &n))
+			return false;
+		r->rep.vhca_id = (uint32_t)n;
+		return true;
+	}
+	return false;
+}
+
+static bool sd_rep_key(struct sd_parser *p, const char *key, const char *value)
+{
+	struct sd_pdev *d = sd_cur_dev(p);
+	struct sd_prep *r = &d->reps[d->nreps - 1];
+
+	for (size_t i = 0; i < SD_NUM_REP_KEYS; i++) {
+		if (strcmp(key, sd_rep_keys[i]) != 0)
+			continue;
+		if (r->seen & (1u << i))
+			return sd_fail(p, p->line, "key '%s' is given twice in [rep %s]", key, r->rep.pci_addr);
+		r->seen |= 1u << i;
+		return sd_rep_set(p, r, (int)i, value);
+	}
+	return sd_fail(p, p->line, "unknown key '%s' in [rep %s]", key, r->rep.pci_addr);
+}
+
+/* ---- keys before the first section ------------------------------------ */
+
+static bool sd_global_key(struct sd_parser *p, const char *key, const char *value)
+{
+	if (strcmp(key, "sides") != 0)
+		return sd_fail(p, p->line, "key '%s' outside a section (only 'sides' may come before the first [device])",
+			       key);
+	if (p->has_sides)
+		return sd_fail(p, p->line, "key 'sides' is given twice");
+	if (strcmp(value, "all") == 0)
+		p->sides = SD_SIDES_ALL;
+	else if (strcmp(value, "host") == 0)
+		p->sides = SD_SIDES_HOST;
+	else if (strcmp(value, "dpu") == 0)
+		p->sides = SD_SIDES_DPU;
+	else
+		return sd_fail(p, p->line, "sides '%s' is unknown (use 'all', 'host' or 'dpu')", value);
+	p->has_sides = true;
+	return true;
+}
+
+/* ---- finishing a device ----------------------------------------------- */
+
+static const char *sd_func_tag(int func_type)
+{
+	switch (func_type) {
+	case DOCA_PCI_FUNC_TYPE_VF: return "VF";
+	case DOCA_PCI_FUNC_TYPE_SF: return "SF";
+	default: return "PF";
+	}
+}
+
+/* Default representor interface names follow the BlueField conventions. */
+static void sd_rep_default_iface(struct sd_prep *r, unsigned nth_of_type)
+{
+	if (r->seen & (1u << SD_RKEY_IFACE))
+		return;
+	switch (r->rep.func_type) {
+	case DOCA_PCI_FUNC_TYPE_VF:
+		snprintf(r->rep.iface_name, sizeof(r->rep.iface_name), "pf0vf%u", nth_of_type);
+		break;
+	case DOCA_PCI_FUNC_TYPE_SF:
+		snprintf(r->rep.iface_name, sizeof(r->rep.iface_name), "pf0sf%u", nth_of_type);
+		break;
+	default:
+		snprintf(r->rep.iface_name, sizeof(r->rep.iface_name), "pf%uhpf", nth_of_type);
+		break;
+	}
+}
+
+/* Position of rep `i` among the device's representors of the same type. */
+static unsigned sd_rep_nth_of_type(const struct sd_pdev *d, uint32_t i)
+{
+	unsigned n = 0;
+
+	for (uint32_t j = 0; j < i; j++)
+		n += d->reps[j].rep.func_type == d->reps[i].rep.func_type;
+	return n;
+}
+
+static void sd_device_defaults(struct sd_pdev *d)
+{
+	struct sd_device *dev = &d->dev;
+
+	if (!(d->seen & (1u << SD_DKEY_IBDEV)))
+		snprintf(dev->ibdev_name, sizeof(dev->ibdev_name), "mlx5_%u", d->index);
+	if (!(d->seen & (1u << SD_DKEY_IFACE))) {
+		if (dev->side == SD_SIDE_DPU)
+			snprintf(dev->iface_name, sizeof(dev->iface_name), "p%u", (unsigned)dev->func);
+		else
+			snprintf(dev->iface_name, sizeof(dev->iface_name), "enp%us%uf%unp0", (unsigned)dev->bus,
+				 (unsigned)dev->devno, (unsigned)dev->func);
+	}
+	if (!(d->seen & (1u << SD_DKEY_MAC))) {
+		unsigned n = d->index + 1;
+		uint8_t mac[6] = { 0x02, 0, 0, (uint8_t)(n >> 16), (uint8_t)(n >> 8), (uint8_t)n };
+		memcpy(dev->mac, mac, sizeof(mac));
+	}
+	for (uint32_t i = 0; i < d->nreps; i++)
+		sd_rep_default_iface(&d->reps[i], sd_rep_nth_of_type(d, i));
+}
+
+static bool sd_device_engine(struct sd_parser *p, struct sd_pdev *d)
+{
+	if (d->seen & (1u << SD_DKEY_ENGINE)) {
+		d->dev.engine = priv_doca_engine_find(d->engine);
+		if (d->dev.engine == NULL)
+			return sd_fail(p, d->engine_line, "engine '%s' is unknown", d->engine);
+	} else {
+		d->dev.engine = priv_doca_engine_default();
+	}
+	return true;
+}
+
+static void sd_device_caps(struct sd_pdev *d)
+{
+	bool emulated = false;
+
+	for (uint32_t i = 0; i < d->nreps; i++)
+		emulated |= d->reps[i].rep.emulated;
+	sd_profile_fill(d->dev.profile, d->dev.side, emulated, &d->dev.caps);
+	for (size_t k = 0; k < sd_cap_key_count(); k++) {
+		const struct sd_cap_key *ck = sd_cap_key_at(k);
+		if (d->over_mask & (1ull << k))
+			memcpy((char *)&d->dev.caps + ck->offset, (const char *)&d->over + ck->offset,
+			       ck->type == SD_CAP_BOOL ? sizeof(bool) :
+			       ck->type == SD_CAP_U32	? sizeof(uint32_t) :
+							  sizeof(uint64_t));
+	}
+}
+
+/* Rules that need the whole section: required keys, side/profile fit. */
+static bool sd_finish_device(struct sd_parser *p)
+{
+	struct sd_pdev *d;
+
+	if (p->ndev == 0)
+		return true;
+	d = sd_cur_dev(p);
+	if (!(d->seen & (1u << SD_DKEY_SIDE)))
+		return sd_fail(p, d->line, "[device %s] has no 'side' key (use side = host or side = dpu)",
+			       d->dev.pci_addr);
+	if (d->dev.side == SD_SIDE_DPU && sd_profile_host_only(d->dev.profile))
+		return sd_fail(p, d->side_line > d->profile_line ? d->side_line : d->profile_line,
+			       "[device %s] uses profile '%s', which exists only on the host side, but side = dpu",
+			       d->dev.pci_addr, d->dev.profile);
+	if (d->dev.side == SD_SIDE_HOST && d->nreps > 0)
+		return sd_fail(p, d->reps[0].line,
+			       "[rep %s] follows host-side [device %s]; only DPU-side devices have representors",
+			       d->reps[0].rep.pci_addr, d->dev.pci_addr);
+	if (!sd_device_engine(p, d))
+		return false;
+	sd_device_caps(d);
+	sd_device_defaults(d);
+	return true;
+}
+
+/* ---- section headers -------------------------------------------------- */
+
+static bool sd_grow(void **array, uint32_t *cap, uint32_t used, size_t elem)
+{
+	uint32_t ncap;
+	void *n;
+
+	if (used < *cap)
+		return true;
+	ncap = *cap ? *cap * 2 : 4;
+	n = realloc(*array, (size_t)ncap * elem);
+	if (n == NULL)
+		return false;
+	memset((char *)n + (size_t)*cap * elem, 0, (size_t)(ncap - *cap) * elem);
+	*array = n;
+	*cap = ncap;
+	return true;
+}
+
+static bool sd_open_device(struct sd_parser *p, const struct sd_pci *pci, const char *addr)
+{
+	struct sd_pdev *d;
+
+	if (!sd_finish_device(p))
+		return false;
+	for (uint32_t i = 0; i < p->ndev; i++) {
+		if (sd_pci_compare(&p->devs[i].pci, pci) == 0)
+			return sd_fail(p, p->line, "device %s is listed twice (first at line %u)", addr,
+				       p->devs[i].line);
+	}
+	if (!sd_grow((void **)&p->devs, &p->cap_devs, p->ndev, sizeof(*p->devs)))
+		return sd_fail(p, p->line, "out of memory");
+	d = &p->devs[p->ndev];
+	memset(d, 0, sizeof(*d));
+	d->pci = *pci;
+	d->line = p->line;
+	d->index = p->ndev;
+	sd_pci_format(pci, d->dev.pci_addr);
+	d->dev.domain = pci->domain;
+	d->dev.bus = pci->bus;
+	d->dev.devno = pci->devno;
+	d->dev.func = pci->func;
+	snprintf(d->dev.profile, sizeof(d->dev.profile), "bf3");
+	p->ndev++;
+	p->section = SD_SEC_DEVICE;
+	return true;
+}
+
+static bool sd_open_rep(struct sd_parser *p, const struct sd_pci *pci, const char *addr)
+{
+	struct sd_pdev *d;
+	struct sd_prep *r;
+
+	if (p->ndev == 0)
+		return sd_fail(p, p->line, "[rep %s] must follow the [device ...] section it belongs to", addr);
+	d = sd_cur_dev(p);
+	for (uint32_t i = 0; i < d->nreps; i++) {
+		if (sd_pci_compare(&d->reps[i].pci, pci) == 0)
+			return sd_fail(p, p->line, "representor %s is listed twice for device %s (first at line %u)",
+				       addr, d->dev.pci_addr, d->reps[i].line);
+	}
+	if (!sd_grow((void **)&d->reps, &d->cap_reps, d->nreps, sizeof(*d->reps)))
+		return sd_fail(p, p->line, "out of memory");
+	r = &d->reps[d->nreps++];
+	memset(r, 0, sizeof(*r));
+	r->pci = *pci;
+	r->line = p->line;
+	sd_pci_format(pci, r->rep.pci_addr);
+	r->rep.func_type = DOCA_PCI_FUNC_TYPE_PF;
+	p->section = SD_SEC_REP;
+	return true;
+}
+
+/* "[device ADDR]" or "[rep ADDR]"; `line` is trimmed and starts with '['. */
+static bool sd_section(struct sd_parser *p, char *line)
+{
+	size_t len = strlen(line);
+	char *type, *addr, *extra, *save = NULL;
+	struct sd_pci pci;
+
+	if (line[len - 1] != ']')
+		return sd_fail(p, p->line, "section header does not end with ']'");
+	line[len - 1] = '\0';
+	type = strtok_r(line + 1, " \t", &save);
+	addr = type ? strtok_r(NULL, " \t", &save) : NULL;
+	extra = addr ? strtok_r(NULL, " \t", &save) : NULL;
+	if (type == NULL || (strcmp(type, "device") != 0 && strcmp(type, "rep") != 0))
+		return sd_fail(p, p->line, "unknown section '[%s]' (use [device ADDRESS] or [rep ADDRESS])",
+			       type ? type : "");
+	if (addr == NULL || extra != NULL)
+		return sd_fail(p, p->line, "[%s] needs exactly one PCI address, e.g. [%s 0000:03:00.0]", type, type);
+	if (!sd_pci_parse(addr, &pci))
+		return sd_fail(p, p->line, "'%s' is not a PCI address (use dddd:bb:dd.f or bb:dd.f)", addr);
+	if (strcmp(type, "device") == 0)
+		return sd_open_device(p, &pci, addr);
+	return sd_open_rep(p, &pci, addr);
+}
+
+/* ---- lines ------------------------------------------------------------ */
+
+static char *sd_trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = '\0';
+	return s;
+}
+
+/* Cut a comment: '#' or ';' first on the line, or '#' after white space. */
+static void sd_strip_comment(char *s)
+{
+	char *q = s;
+
+	while (*q == ' ' || *q == '\t')
+		q++;
+	if (*q == '#' || *q == ';') {
+		*q = '\0';
+		return;
+	}
+	for (; *q != '\0'; q++) {
+		if (*q == '#' && (q[-1] == ' ' || q[-1] == '\t')) {
+			*q = '\0';
+			return;
+		}
+	}
+}
+
+static bool sd_key_value(struct sd_parser *p, char *line)
+{
+	char *eq = strchr(line, '=');
+	char *key, *value;
+
+	if (eq == NULL)
+		return sd_fail(p, p->line, "expected 'key = value', a [section] header or a comment");
+	*eq = '\0';
+	key = sd_trim(line);
+	value = sd_trim(eq + 1);
+	if (*key == '\0')
+		return sd_fail(p, p->line, "line has a value but no key");
+	if (*value == '\0')
+		return sd_fail(p, p->line, "key '%s' has no value", key);
+	switch (p->section) {
+	case SD_SEC_DEVICE:
+		return sd_device_key(p, key, value);
+	case SD_SEC_REP:
+		return sd_rep_key(p, key, value);
+	default:
+		return sd_global_key(p, key, value);
+	}
+}
+
+static bool sd_parse_line(struct sd_parser *p, const char *text, size_t len)
+{
+	char buf[SD_MAX_LINE];
+	char *line;
+
+	if (len >= sizeof(buf))
+		return sd_fail(p, p->line, "line is longer than %d characters", SD_MAX_LINE - 1);
+	if (memchr(text, '\0', len) != NULL)
+		return sd_fail(p, p->line, "line contains a NUL byte");
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	sd_strip_comment(buf);
+	line = sd_trim(buf);
+	if (*line == '\0')
+		return true;
+	if (*line == '[')
+		return sd_section(p, line);
+	return sd_key_value(p, line);
+}
+
+/* ---- whole-file rules and output --------------------------------------- */
+
+/* vhca ids: explicit ones must be unique; defaults take the lowest free. */
+static bool sd_assign_vhca(struct sd_parser *p)
+{
+	static const size_t nbytes = (SD_VHCA_MAX + 1) / 8;
+	uint8_t *used = calloc(1, nbytes);
+	uint32_t next = 0;
+
+	if (used == NULL)
+		return sd_fail(p, 0, "out of memory");
+	for (uint32_t i = 0; i < p->ndev; i++) {
+		struct sd_pdev *d = &p->devs[i];
+		uint32_t id = d->dev.vhca_id;
+		if (!(d->seen & (1u << SD_DKEY_VHCA)))
+			continue;
+		if (used[id / 8] & (1u << (id % 8))) {
+			free(used);
+			return sd_fail(p, d->vhca_line, "vhca_id %u of device %s is already used by another device",
+				       id, d->dev.pci_addr);
+		}
+		used[id / 8] |= (uint8_t)(1u << (id % 8));
+	}
+	for (uint32_t i = 0; i < p->ndev; i++) {
+		struct sd_pdev *d = &p->devs[i];
+		if (d->seen & (1u << SD_DKEY_VHCA))
+			continue;
+		while (next <= SD_VHCA_MAX && (used[next / 8] & (1u << (next % 8))))
+			next++;
+		if (next > SD_VHCA_MAX) {
+			free(used);
+			return sd_fail(p, d->line, "no vhca_id left for device %s", d->dev.pci_addr);
+		}
+		d->dev.vhca_id = next;
+		used[next / 8] |= (uint8_t)(1u << (next % 8));
+	}
+	free(used);
+	return true;
+}
+
+/* A representor inherits the vhca id of the local device it stands for. */
+static void sd_rep_late_defaults(struct sd_parser *p, struct sd_pdev *d)
+{
+	for (uint32_t i = 0; i < d->nreps; i++) {
+		struct sd_prep *r = &d->reps[i];
+		if (!(r->seen & (1u << SD_RKEY_VHCA))) {
+			r->rep.vhca_id = 0;
+			for (uint32_t j = 0; j < p->ndev; j++) {
+				if (sd_pci_compare(&p->devs[j].pci, &r->pci) == 0)
+					r->rep.vhca_id = p->devs[j].dev.vhca_id;
+			}
+		}
+		if (!(r->seen & (1u << SD_RKEY_VUID)))
+			snprintf(r->rep.vuid, sizeof(r->rep.vuid), "SD%010u%s%u", r->rep.vhca_id,
+				 sd_func_tag(r->rep.func_type), sd_rep_nth_of_type(d, i));
+	}
+}
+
+static int sd_cmp_pdev(const void *a, const void *b)
+{
+	return sd_pci_compare(&((const struct sd_pdev *)a)->pci, &((const struct sd_pdev *)b)->pci);
+}
+
+static int sd_cmp_prep(const void *a, const void *b)
+{
+	return sd_pci_compare(&((const struct sd_prep *)a)->pci, &((const struct sd_prep *)b)->pci);
+}
+
+static void sd_free_parser(struct sd_parser *p)
+{
+	for (uint32_t i = 0; i < p->ndev; i++)
+		free(p->devs[i].reps);
+	free(p->devs);
+	p->devs = NULL;
+	p->ndev = 0;
+}
+
+static void sd_free_devices(struct sd_device *devs, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		free(devs[i].reps);
+	free(devs);
+}
+
+/* Copy the kept devices, sorted, into the immutable output records. */
+static bool sd_emit(struct sd_parser *p, struct sd_topo_parsed *out)
+{
+	struct sd_device *devs = calloc(p->ndev ? p->ndev : 1, sizeof(*devs));
+	uint32_t n = 0;
+
+	if (devs == NULL)
+		return sd_fail(p, 0, "out of memory");
+	if (p->ndev > 1)
+		qsort(p->devs, p->ndev, sizeof(*p->devs), sd_cmp_pdev);
+	for (uint32_t i = 0; i < p->ndev; i++) {
+		struct sd_pdev *d = &p->devs[i];
+		if (!(p->sides & (1u << d->dev.side)))
+			continue;
+		devs[n] = d->dev;
+		devs[n].num_reps = d->nreps;
+		devs[n].reps = NULL;
+		if (d->nreps > 0) {
+			devs[n].reps = calloc(d->nreps, sizeof(struct sd_rep));
+			if (devs[n].reps == NULL) {
+				sd_free_devices(devs, n);
+				return sd_fail(p, 0, "out of memory");
+			}
+			qsort(d->reps, d->nreps, sizeof(*d->reps), sd_cmp_prep);
+			for (uint32_t j = 0; j < d->nreps; j++)
+				devs[n].reps[j] = d->reps[j].rep;
+		}
+		n++;
+	}
+	out->devs = devs;
+	out->ndev = n;
+	return true;
+}
+
+static bool sd_parse_all(struct sd_parser *p, const char *text, size_t len)
+{
+	size_t pos = 0;
+
+	while (pos < len) {
+		const char *nl = memchr(text + pos, '\n', len - pos);
+		size_t line_len = nl ? (size_t)(nl - (text + pos)) : len - pos;
+		p->line++;
+		if (!sd_parse_line(p, text + pos, line_len))
+			return false;
+		pos += line_len + (nl != NULL);
+	}
+	if (!sd_finish_device(p) || !sd_assign_vhca(p))
+		return false;
+	for (uint32_t i = 0; i < p->ndev; i++)
+		sd_rep_late_defaults(p, &p->devs[i]);
+	return true;
+}
+
+bool sd_topology_parse(const char *text, size_t len, struct sd_topo_parsed *out, char *err, size_t err_len)
+{
+	struct sd_parser p = {
+		.section = SD_SEC_NONE,
+		.sides = SD_SIDES_ALL,
+		.err = err,
+		.err_len = err_len,
+	};
+	bool ok;
+
+	ok = sd_parse_all(&p, text, len) && sd_emit(&p, out);
+	sd_free_parser(&p);
+	return ok;
+}
