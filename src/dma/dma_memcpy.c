@@ -64,8 +64,8 @@ static inline struct sd_seg sd_dma_seg(const struct doca_buf *b, uint8_t *addr, 
 	return s;
 }
 
-/* Failure of rule `code`, with the rule named at DEBUG level only (D-36). */
-#define SD_DMA_FAIL(code, ...) (SD_LOG_DBG(__VA_ARGS__), (code))
+/* Failure of rule `code`: ERROR inside doca_task_try_submit, DEBUG at execution (D-36). */
+#define SD_DMA_FAIL(code, ...) SD_TASK_RULE_FAIL(code, __VA_ARGS__)
 
 /*
  * Single-element path: src and dst are standalone buffers (or one-element

@@ -216,6 +216,17 @@ SD_PRIV void priv_doca_ctx_fatal_stop(struct doca_ctx *ctx);
  */
 SD_PRIV doca_error_t priv_doca_task_submit_internal(struct doca_task *task);
 
+/*
+ * Report a broken task rule from a task type's validate hook.  Inside
+ * doca_task_try_submit the refusal is the call's result, so it is one ERROR
+ * record on behalf of doca_task_try_submit (D-36); while a task executes in
+ * doca_pe_progress the failure goes to the error callback and is logged at
+ * DEBUG only.  Yields `code`.
+ */
+SD_PRIV void priv_doca_task_rule_log(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+#define SD_TASK_RULE_FAIL(code, ...) (priv_doca_task_rule_log(__FILE__, __LINE__, __VA_ARGS__), (code))
+
 /* true when the current thread is inside a callback dispatched by `pe`. */
 static inline bool sd_pe_dispatching(const struct doca_pe *pe)
 {

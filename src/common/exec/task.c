@@ -6,7 +6,9 @@
  * are O(1), with no allocation, lock or system call (the one exception is
  * the eventfd write that wakes an armed PE).
  */
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,18 +198,35 @@ doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
 	return DOCA_SUCCESS;
 }
 
+/* Set while doca_task_try_submit runs a validate hook on this thread. */
+static _Thread_local const char *sd_validating_for;
+
+void priv_doca_task_rule_log(const char *file, int line, const char *fmt, ...)
+{
+	uint32_t level = sd_validating_for != NULL ? DOCA_LOG_LEVEL_ERROR : DOCA_LOG_LEVEL_DEBUG;
+	const char *func = sd_validating_for != NULL ? sd_validating_for : "doca_pe_progress";
+	char text[512];
+	va_list ap;
+
+	if (!priv_doca_sdk_log_enabled(level))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	priv_doca_sdk_log_at(level, file, line, func, "%s", text);
+}
+
 doca_error_t doca_task_try_submit(struct doca_task *task)
 {
 	doca_error_t err = sd_task_submit_check(task, __func__);
 
 	if (err != DOCA_SUCCESS)
 		return err;
+	sd_validating_for = __func__;
 	err = task->conf->ops->validate(task);
+	sd_validating_for = NULL;
 	if (err != DOCA_SUCCESS) {
-		/* The refusal is the answer the caller asked for: DEBUG only (D-36). */
-		SD_LOG_DBG("%s task %p refused by validation: %s", task->conf->ops->name, (void *)task,
-			   doca_error_get_name(err));
-		task->status = err;
+		task->status = err; /* the hook logged the broken rule */
 		return err;
 	}
 	sd_task_enqueue(task);

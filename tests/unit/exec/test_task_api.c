@@ -3,6 +3,8 @@
  * status through its life, user data, free rules, fatal failures and
  * flushes, and the task-batch refusals.
  */
+#include <doca_log.h>
+
 #include "sd_fixture.h"
 
 static struct sd_fx fx;
@@ -108,6 +110,47 @@ static void try_submit_refuses_a_bad_task_and_keeps_running(void)
 	CHECK_EQ_U64(doca_pe_progress(fx.pe), 0);
 	doca_task_free(task);
 	sd_fx_teardown(&fx);
+}
+
+static int sdk_error_records;
+static int sdk_try_submit_records;
+static char sdk_log_buf[1024];
+
+static void count_sdk_record(char *line)
+{
+	if (strstr(line, "[ERR]") != NULL)
+		sdk_error_records++;
+	if (strstr(line, "doca_task_try_submit") != NULL && strstr(line, "V3") != NULL)
+		sdk_try_submit_records++;
+}
+
+static void a_refused_try_submit_logs_one_error_naming_the_rule(void)
+{
+	static struct doca_log_backend *backend;
+	struct doca_task *task;
+
+	if (backend == NULL) {
+		REQUIRE(doca_log_backend_create_with_buf_sdk(sdk_log_buf, sizeof(sdk_log_buf), count_sdk_record,
+							     &backend) == DOCA_SUCCESS);
+		REQUIRE(doca_log_backend_set_sdk_level(backend, DOCA_LOG_LEVEL_ERROR) == DOCA_SUCCESS);
+	}
+	REQUIRE(sd_fx_setup(&fx, 4096, 4, 8));
+	REQUIRE(doca_ctx_start(fx.ctx) == DOCA_SUCCESS);
+	task = alloc_copy(0, 0, 1);
+	REQUIRE(task != NULL);
+	sdk_error_records = 0;
+	sdk_try_submit_records = 0;
+	CHECK_ERR(doca_task_try_submit(task), DOCA_ERROR_INVALID_VALUE);
+	CHECK_EQ_U64(sdk_error_records, 1);
+	CHECK_EQ_U64(sdk_try_submit_records, 1);
+	/* The same broken rule at execution goes to the callback, not to ERROR. */
+	sdk_error_records = 0;
+	CHECK_OK(doca_task_submit(task));
+	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sdk_error_records, 0);
+	doca_task_free(task);
+	sd_fx_teardown(&fx);
+	CHECK_EQ_U64(sdk_error_records, 0); /* the whole clean-up path is silent */
 }
 
 static void execution_failure_stops_the_context_before_the_error_callback(void)
@@ -257,6 +300,7 @@ int main(void)
 	SD_RUN(submit_checks_run_in_the_documented_order);
 	SD_RUN(submit_outside_running_is_a_bad_state);
 	SD_RUN(try_submit_refuses_a_bad_task_and_keeps_running);
+	SD_RUN(a_refused_try_submit_logs_one_error_naming_the_rule);
 	SD_RUN(execution_failure_stops_the_context_before_the_error_callback);
 	SD_RUN(stop_flushes_in_flight_tasks_with_shutdown);
 	SD_RUN(a_task_resubmitted_from_its_callback_is_reported_by_a_later_call);
