@@ -253,7 +253,7 @@ static bool sd_device_key(struct sd_parser *p, const char *key, const char *valu
 		if (d->over_mask & (1ull << bit))
 			return sd_fail(p, p->line, "key '%s' is given twice in [device %s]", key, d->dev.pci_addr);
 		if (ck->type == SD_CAP_BOOL) {
-			bool b;
+			bool b = false;
 			if (!sd_value_bool(p, key, value, &b))
 				return false;
 			n = b;
