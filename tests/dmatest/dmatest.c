@@ -367,7 +367,7 @@ static unsigned ring_head, ring_count;
 static struct {
 	unsigned long issued, ok, rejected, reported;
 	unsigned long bytes;
-	unsigned long kept_reuses, try_submits, in_use_checks, no_memory_checks;
+	unsigned long kept_reuses, try_submits, shared_sources, in_use_checks, no_memory_checks;
 	unsigned long reports_in_call, multi_report_calls;
 } stats;
 
@@ -714,6 +714,20 @@ static struct slot *free_slot(void)
 	return NULL;
 }
 
+/* A valid task in flight whose source list another task may share. */
+static struct slot *shared_source_donor(void)
+{
+	if (ring_count == 0)
+		return NULL;
+	for (unsigned i = 0; i < ring_count; i++) {
+		struct slot *o = ring[(ring_head + i) % MAX_QD];
+
+		if (!o->is_probe && o->nsrc > 0)
+			return o;
+	}
+	return NULL;
+}
+
 static void submit_valid(struct slot *s)
 {
 	size_t total = pick_total();
@@ -721,11 +735,25 @@ static void submit_valid(struct slot *s)
 	struct doca_task *t;
 	doca_error_t err;
 
+	struct slot *donor = rnd_chance(50) ? shared_source_donor() : NULL;
+
 	s->is_probe = false;
-	gen_sources(s, total, pick_list_len());
-	if (!gen_destinations(s, total + extra, pick_list_len()))
+	if (donor != NULL) {
+		/* D-23: share an in-flight task's source list (one more reference). */
+		memcpy(s->src, donor->src, (size_t)donor->nsrc * sizeof(*s->src));
+		s->nsrc = donor->nsrc;
+		s->total = total = donor->total;
+		EXPECT_ERR(doca_buf_inc_refcount(s->src[0].buf, NULL), DOCA_SUCCESS, "share source", s->id);
+		stats.shared_sources++;
+	} else {
+		gen_sources(s, total, pick_list_len());
+	}
+	if (!gen_destinations(s, total + extra, pick_list_len())) {
+		if (donor != NULL)
+			doca_buf_dec_refcount(s->src[0].buf, NULL);
 		return;
-	if (!make_list(s->src, s->nsrc, s->id))
+	}
+	if (donor == NULL && !make_list(s->src, s->nsrc, s->id))
 		return;
 	if (!make_list(s->dst, s->ndst, s->id)) {
 		doca_buf_dec_refcount(s->src[0].buf, NULL);
@@ -1150,8 +1178,10 @@ static void dmatest_run(void)
 
 	printf("dmatest: %lu tasks (%lu ok, %lu rejected as expected), %lu mismatches\n", stats.ok + stats.rejected,
 	       stats.ok, stats.rejected, mismatches);
-	printf("dmatest: %lu bytes verified, %lu try-submits, %lu task reuses, %lu in-use and %lu pool checks\n",
-	       stats.bytes, stats.try_submits, stats.kept_reuses, stats.in_use_checks, stats.no_memory_checks);
+	printf("dmatest: %lu bytes verified, %lu try-submits, %lu task reuses, %lu shared sources, "
+	       "%lu in-use and %lu pool checks\n",
+	       stats.bytes, stats.try_submits, stats.kept_reuses, stats.shared_sources, stats.in_use_checks,
+	       stats.no_memory_checks);
 	if (opt_verbose)
 		for (int k = 0; k < PROBE_KINDS; k++)
 			printf("dmatest:   %-44s %lu\n", probe_names[k], probe_counts[k]);

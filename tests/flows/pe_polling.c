@@ -202,10 +202,62 @@ static void polling_tasks_return_to_pool_when_freed(void)
 	flow_base_cleanup(&b);
 }
 
+/* D-23: one source buffer may feed several outstanding tasks. */
+static void polling_one_source_buffer_feeds_many_tasks(void)
+{
+	struct flow_base b;
+	struct polling_state st = {0};
+	struct doca_dma_task_memcpy *tasks[8];
+	struct doca_buf *src = NULL;
+	struct doca_dma *dma;
+	size_t data_len = 0;
+	void *data = NULL;
+
+	REQUIRE(flow_base_init(&b, 32 * 1024, 32));
+	dma = flow_dma_new(&b, polling_ok_cb, polling_err_cb, NUM_TASKS, &st, NULL);
+	REQUIRE(dma != NULL);
+	st.ctx = doca_dma_as_ctx(dma);
+	st.pe = b.pe;
+	CHECK_OK(doca_ctx_start(st.ctx));
+
+	memset(b.mem, 9, FLOW_COPY_LEN);
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(b.inv, b.mmap, b.mem, FLOW_COPY_LEN, &src));
+	REQUIRE(src != NULL);
+	for (int i = 0; i < 8; i++) {
+		struct doca_buf *dst = NULL;
+		uint8_t *dst_mem = b.mem + (size_t)(i + 1) * FLOW_COPY_LEN;
+
+		memset(dst_mem, 0, FLOW_COPY_LEN);
+		CHECK_OK(doca_buf_inventory_buf_get_by_addr(b.inv, b.mmap, dst_mem, FLOW_COPY_LEN, &dst));
+		/* Each task's release drops one reference on the shared source. */
+		CHECK_OK(doca_buf_inc_refcount(src, NULL));
+		tasks[i] = NULL;
+		CHECK_OK(doca_dma_task_memcpy_alloc_init(dma, src, dst, (union doca_data){.u64 = 9}, &tasks[i]));
+		REQUIRE(tasks[i] != NULL);
+	}
+	for (int i = 0; i < 8; i++)
+		CHECK_OK(doca_task_submit(doca_dma_task_memcpy_as_task(tasks[i])));
+	st.submitted = 8;
+	flow_poll_counter(b.pe, &st.completed, 8);
+	CHECK_EQ_U64(st.completed, 8);
+	CHECK_EQ_U64(st.failed, 0);
+	CHECK_EQ_U64(st.bad_data, 0);
+	/* The source itself never changes. */
+	CHECK_OK(doca_buf_get_data(src, &data));
+	CHECK_OK(doca_buf_get_data_len(src, &data_len));
+	CHECK(data == b.mem);
+	CHECK_EQ_U64(data_len, FLOW_COPY_LEN);
+	CHECK_OK(doca_buf_dec_refcount(src, NULL));
+	CHECK_OK(doca_ctx_stop(st.ctx));
+	CHECK_OK(doca_dma_destroy(dma));
+	flow_base_cleanup(&b);
+}
+
 int main(void)
 {
 	SD_RUN(polling_copies_sixteen_tasks_and_stops_synchronously);
 	SD_RUN(polling_context_restarts_after_stop);
 	SD_RUN(polling_tasks_return_to_pool_when_freed);
+	SD_RUN(polling_one_source_buffer_feeds_many_tasks);
 	return sd_test_done();
 }
