@@ -11,6 +11,9 @@
  * Execution failures are reported through the task's error callback only;
  * they are logged at DEBUG at most (D-36).
  */
+#include <sched.h>
+#include <stddef.h>
+
 #include <doca_dma.h>
 
 #include "dma_priv.h"
@@ -206,8 +209,12 @@ static doca_error_t sd_dma_memcpy_validate(struct doca_task *task)
 	return sd_dma_check_lists(dma, t->src, t->dst, &lists);
 }
 
+/*
+ * `apply` false: copy only, leave data_len to sd_dma_memcpy_complete (a
+ * worker thread runs the copy; the report applies the metadata).
+ */
 static doca_error_t sd_dma_execute_one(const struct doca_dma *dma, const struct doca_buf *src,
-				       struct doca_buf *dst)
+				       struct doca_buf *dst, bool apply)
 {
 	doca_error_t err = sd_dma_check_one(dma, src, dst);
 	struct sd_seg s, d;
@@ -221,7 +228,8 @@ static doca_error_t sd_dma_execute_one(const struct doca_dma *dma, const struct 
 	err = dma->engine->copy(&job);
 	if (err != DOCA_SUCCESS)
 		return SD_DMA_FAIL(err, "memory access failed while copying %zu bytes", s.len);
-	dst->data_len += s.len;
+	if (apply)
+		dst->data_len += s.len;
 	return DOCA_SUCCESS;
 }
 
@@ -231,7 +239,7 @@ static doca_error_t sd_dma_execute_one(const struct doca_dma *dma, const struct 
  * (the last one trimmed).  All ranges are computed before any metadata
  * changes, so a buffer that is both source and destination works.
  */
-static doca_error_t sd_dma_execute_lists(const struct doca_dma *dma, const struct sd_dma_lists *l)
+static doca_error_t sd_dma_execute_lists(const struct doca_dma *dma, const struct sd_dma_lists *l, bool apply)
 {
 	struct sd_seg src[SD_DMA_LIST_MAX];
 	struct sd_seg dst[SD_DMA_LIST_MAX];
@@ -265,13 +273,12 @@ static doca_error_t sd_dma_execute_lists(const struct doca_dma *dma, const struc
 	if (err != DOCA_SUCCESS)
 		return SD_DMA_FAIL(err, "memory access failed while copying %llu bytes",
 				   (unsigned long long)l->total);
-	for (uint32_t i = 0; i < ndst; i++)
+	for (uint32_t i = 0; apply && i < ndst; i++)
 		dst_buf[i]->data_len += dst[i].len;
 	return DOCA_SUCCESS;
 }
 
-/* Task-type hook: validate, copy, append (inside doca_pe_progress). */
-static doca_error_t sd_dma_memcpy_execute(struct doca_task *task)
+static doca_error_t sd_dma_memcpy_run(struct doca_task *task, bool apply)
 {
 	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
 	const struct doca_dma *dma = sd_dma_of_task(task);
@@ -282,11 +289,75 @@ static doca_error_t sd_dma_memcpy_execute(struct doca_task *task)
 		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: %s buffer is NULL",
 				   t->src == NULL ? "source" : "destination");
 	if (sd_dma_single(t->src, t->dst))
-		return sd_dma_execute_one(dma, t->src, t->dst);
+		return sd_dma_execute_one(dma, t->src, t->dst, apply);
 	err = sd_dma_check_lists(dma, t->src, t->dst, &lists);
 	if (err != DOCA_SUCCESS)
 		return err;
-	return sd_dma_execute_lists(dma, &lists);
+	return sd_dma_execute_lists(dma, &lists, apply);
+}
+
+/* Task-type hook: validate, copy, append (inside doca_pe_progress). */
+static doca_error_t sd_dma_memcpy_execute(struct doca_task *task)
+{
+	return sd_dma_memcpy_run(task, true);
+}
+
+/*
+ * Worker mode (SOFTDOCA_DMA_WORKERS): submit posts the task to a worker,
+ * which validates and copies and records the outcome; the report on the
+ * progress thread applies the destination metadata (D-7, D-35).
+ */
+static void sd_dma_memcpy_job(struct sd_async_job *job)
+{
+	struct doca_dma_task_memcpy *t =
+		(struct doca_dma_task_memcpy *)((char *)job - offsetof(struct doca_dma_task_memcpy, job));
+	struct doca_pe *pe = t->base.ctx->pe;
+
+	t->base.early_status = sd_dma_memcpy_run(&t->base, false);
+	atomic_store(&t->base.ready, 1); /* publishes the bytes and the status */
+	/* From here the task may be reported and freed: touch only the PE. */
+	priv_doca_pe_kick(pe);
+	sd_pe_release(pe);
+}
+
+static void sd_dma_memcpy_post(struct doca_task *task)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+
+	t->job.run = sd_dma_memcpy_job;
+	sd_pe_hold(task->ctx->pe);
+	priv_doca_engine_post(&t->job);
+}
+
+/* The context stopped: drop a queued copy, or wait out a running one. */
+static void sd_dma_memcpy_cancel(struct doca_task *task)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+
+	if (priv_doca_engine_cancel(&t->job)) {
+		atomic_store(&t->base.ready, 1);
+		sd_pe_release(task->ctx->pe);
+		return;
+	}
+	while (atomic_load(&t->base.ready) == 0)
+		sched_yield(); /* a worker is in the middle of this copy */
+}
+
+/* Append the copied bytes: the same placement the copy used (03 §6.5). */
+static void sd_dma_memcpy_complete(struct doca_task *task)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+	uint64_t left = 0;
+
+	for (const struct doca_buf *b = t->src; b != NULL; b = b->next)
+		left += b->data_len;
+	for (struct doca_buf *b = t->dst; b != NULL && left != 0; b = b->next) {
+		uint64_t room = sd_buf_tailroom(b);
+		uint64_t take = room < left ? room : left;
+
+		b->data_len += take;
+		left -= take;
+	}
 }
 
 /* Task-type hook: call the application's typed memcpy callback. */
@@ -303,6 +374,18 @@ const struct sd_task_ops sd_dma_memcpy_ops = {
 	.task_size = sizeof(struct doca_dma_task_memcpy),
 	.validate = sd_dma_memcpy_validate,
 	.execute = sd_dma_memcpy_execute,
+	.invoke = sd_dma_memcpy_invoke,
+	.failure_is_fatal = true,
+};
+
+const struct sd_task_ops sd_dma_memcpy_worker_ops = {
+	.name = "memcpy",
+	.task_size = sizeof(struct doca_dma_task_memcpy),
+	.validate = sd_dma_memcpy_validate,
+	.execute = sd_dma_memcpy_execute,
+	.on_submit = sd_dma_memcpy_post,
+	.complete = sd_dma_memcpy_complete,
+	.cancel = sd_dma_memcpy_cancel,
 	.invoke = sd_dma_memcpy_invoke,
 	.failure_is_fatal = true,
 };

@@ -46,11 +46,13 @@ struct doca_dma_task_memcpy {
 	struct doca_task base; /* must stay first: the framework hands us doca_task */
 	const struct doca_buf *src;
 	struct doca_buf *dst;
+	struct sd_async_job job; /* worker mode only */
 };
 
 /* Framework tables (dma_ctx.c, dma_memcpy.c). */
 extern const struct sd_ctx_ops sd_dma_ctx_ops;
 extern const struct sd_task_ops sd_dma_memcpy_ops;
+extern const struct sd_task_ops sd_dma_memcpy_worker_ops; /* SOFTDOCA_DMA_WORKERS > 0 */
 
 /* The list-length limit applied to a device's profile value. */
 static inline uint32_t sd_dma_clamp_list_len(uint32_t profile_len)

@@ -13,6 +13,7 @@
 #ifndef SD_ENGINE_H
 #define SD_ENGINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,6 +47,29 @@ struct sd_engine {
 	 */
 	doca_error_t (*copy)(const struct sd_copy_job *job);
 };
+
+/*
+ * Worker threads of the cpu engine (opt-in: SOFTDOCA_DMA_WORKERS=N, D-35).
+ * A library posts a job from its submit path; a worker runs it later on
+ * its own thread.  Jobs never call application code (D-31): they record an
+ * outcome and wake the PE.
+ */
+struct sd_async_job {
+	struct sd_async_job *next;
+	void (*run)(struct sd_async_job *job);
+};
+
+/* Number of worker threads configured (0: copies run inside progress). */
+SD_PRIV unsigned priv_doca_engine_workers(void);
+
+/* Queue `job` for a worker thread (threads start on the first post). */
+SD_PRIV void priv_doca_engine_post(struct sd_async_job *job);
+
+/*
+ * Withdraw `job` if no worker has taken it yet: true when it was removed
+ * (it will never run), false when a worker has it or already ran it.
+ */
+SD_PRIV bool priv_doca_engine_cancel(struct sd_async_job *job);
 
 /* The engine named `name` ("cpu", ...), or NULL. */
 SD_PRIV const struct sd_engine *priv_doca_engine_find(const char *name);

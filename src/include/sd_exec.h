@@ -77,6 +77,20 @@ struct sd_task_ops {
 	 */
 	void (*on_submit)(struct doca_task *task);
 	/*
+	 * Optional, with on_submit: the early engine recorded DOCA_SUCCESS and
+	 * the task is being reported as a success; apply the metadata changes
+	 * (destination data_len) now, on the progress thread, so a task that
+	 * ends up flushed leaves its buffers' metadata untouched.
+	 */
+	void (*complete)(struct doca_task *task);
+	/*
+	 * Optional, with on_submit: the task's context left RUNNING, so it will
+	 * be flushed.  Withdraw the job if no worker took it yet, otherwise wait
+	 * for the worker to finish with it; afterwards `ready` is set and no
+	 * other thread touches the task (03 §5.3: a flushed task is ready).
+	 */
+	void (*cancel)(struct doca_task *task);
+	/*
 	 * Invoke the application's callback with its typed signature.  `cb` is
 	 * the function pointer the library stored in the conf.
 	 */
@@ -163,6 +177,11 @@ struct doca_pe {
 	uint32_t scan_epoch;
 	bool dispatching;        /* a callback of this PE is running */
 	atomic_bool armed;       /* doca_pe_request_notification armed it */
+	/*
+	 * Worker jobs that may still touch this PE (to wake it); destroy waits
+	 * for them, since a worker publishes a task before it kicks the PE.
+	 */
+	atomic_uint jobs_touching;
 	enum doca_pe_event_mode event_mode;
 	int efd;                 /* eventfd notification handle */
 	/* Optional graph engine hooks (05 §1); NULL until a graph binds. */
@@ -206,6 +225,21 @@ SD_PRIV doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, int idx, union d
 
 /* Signal an armed PE if it has pending work (engine and library threads). */
 SD_PRIV void priv_doca_pe_kick(struct doca_pe *pe);
+
+/*
+ * Early engines: take a hold on `pe` before handing a job to another
+ * thread, and drop it as that thread's last touch of the PE (after its
+ * kick).  doca_pe_destroy waits until no hold remains.
+ */
+static inline void sd_pe_hold(struct doca_pe *pe)
+{
+	atomic_fetch_add(&pe->jobs_touching, 1);
+}
+
+static inline void sd_pe_release(struct doca_pe *pe)
+{
+	atomic_fetch_sub(&pe->jobs_touching, 1);
+}
 
 /* Request an asynchronous STARTING -> RUNNING or fatal stop (Comch). */
 SD_PRIV void priv_doca_ctx_fatal_stop(struct doca_ctx *ctx);

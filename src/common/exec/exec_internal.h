@@ -61,12 +61,21 @@ static inline void sd_pe_notify(struct doca_pe *pe)
 	}
 }
 
-/* Whether the task at the FIFO may be reported now (engine finished it). */
-static inline bool sd_task_ready(const struct doca_task *task)
+/*
+ * Whether a queued task may be reported now: always with the default
+ * engine; with an early engine once the engine is done with it, and at
+ * once when it is to be flushed (its copy no longer matters).
+ */
+static inline bool sd_task_ready(struct doca_task *task)
 {
-	if (task->conf->ops->on_submit == NULL)
+	const struct sd_task_ops *ops = task->conf->ops;
+
+	if (ops->on_submit == NULL || atomic_load_explicit(&task->ready, memory_order_acquire) != 0)
 		return true;
-	return atomic_load_explicit(&task->ready, memory_order_acquire) != 0;
+	if (task->ctx->state == DOCA_CTX_STATE_RUNNING)
+		return false;
+	ops->cancel(task);
+	return true;
 }
 
 #endif /* SD_EXEC_INTERNAL_H */

@@ -9,6 +9,7 @@
  * one STOPPING -> IDLE transition.
  */
 #include <errno.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -45,7 +46,11 @@ static struct doca_task *sd_pe_take_ready(struct doca_pe *pe)
 			task->ctx->scan_mark = epoch;
 			continue;
 		}
-		prev->next = task->next; /* prev != NULL: the head was not ready */
+		/* The head may have become ready meanwhile: prev can be NULL. */
+		if (prev == NULL)
+			pe->fifo_head = task->next;
+		else
+			prev->next = task->next;
 		if (pe->fifo_tail == task)
 			pe->fifo_tail = prev;
 		return task;
@@ -85,7 +90,13 @@ static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
 	if (ctx->state != DOCA_CTX_STATE_RUNNING) {
 		status = DOCA_ERROR_SHUTDOWN; /* flushed: no byte is touched (D-1) */
 	} else {
-		status = conf->ops->on_submit != NULL ? task->early_status : conf->ops->execute(task);
+		if (conf->ops->on_submit != NULL) {
+			status = task->early_status;
+			if (status == DOCA_SUCCESS && conf->ops->complete != NULL)
+				conf->ops->complete(task);
+		} else {
+			status = conf->ops->execute(task);
+		}
 		if (status != DOCA_SUCCESS && conf->ops->failure_is_fatal)
 			sd_ctx_enter_stopping(ctx); /* T6: before the error callback (D-8) */
 	}
@@ -328,6 +339,9 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 		return SD_REJECT(DOCA_ERROR_IN_USE,
 				 "%u graph(s) still bound; destroy them before the progress engine (pe %p)",
 				 pe->bound_graphs, (void *)pe);
+	/* A worker may still be waking this PE for a task already reported. */
+	while (atomic_load(&pe->jobs_touching) != 0)
+		sched_yield();
 	close(pe->efd);
 	pe->magic = 0;
 	free(pe);
