@@ -181,6 +181,34 @@ judge() { # name exe flavour -> sets verdict, detail
 	fi
 }
 
+record_row() { # name flavour (verdict, detail set by the caller)
+	if [ "$verdict" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	rows+=("$(printf '%-30s %-5s %-5s %s' "$1" "$2" "$verdict" "$detail")")
+	printf '%s\n' "${rows[-1]}"
+}
+
+# -h: usage on stdout, exit 0; -v: both versions, exit 0; an unknown flag:
+# an error and a non-zero exit, never a crash or a hang.
+check_flags() { # name exe flavour
+	local name=$1 exe=$2 flavour=$3 out="$work/$1.flags.out" rc
+	run_flag() { rc=0; ( cd "$(dirname "$exe")" && LD_LIBRARY_PATH="$libdir" timeout "$timeout_s" "$exe" "$@" >"$out" 2>&1 ) || rc=$?; }
+
+	run_flag -h
+	if [ $rc = 0 ] && grep -q "^Usage: doca_$name" "$out"; then verdict=PASS; detail="usage, exit 0"
+	else verdict=FAIL; detail="exit $rc, usage text missing ($out)"; fi
+	record_row "$name -h" "$flavour"
+
+	run_flag -v
+	if [ $rc = 0 ] && [ "$(grep -c '3\.0\.0058' "$out")" -ge 2 ]; then verdict=PASS; detail="both versions, exit 0"
+	else verdict=FAIL; detail="exit $rc, versions missing ($out)"; fi
+	record_row "$name -v" "$flavour"
+
+	run_flag --no-such-flag
+	if [ $rc != 0 ] && [ $rc -lt 124 ] && grep -q "no-such-flag" "$out"; then verdict=PASS; detail="refused, exit $rc"
+	else verdict=FAIL; detail="exit $rc ($out)"; fi
+	record_row "$name --no-such-flag" "$flavour"
+}
+
 for entry in "${selected[@]}"; do
 	IFS=: read -r name flavour folder <<<"$entry"
 	src="$tree/samples/$folder/$name"
@@ -196,13 +224,15 @@ for entry in "${selected[@]}"; do
 	else
 		judge "$name" "$build/doca_$name" "$flavour"
 	fi
-	if [ "$verdict" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
-	rows+=("$(printf '%-24s %-5s %-5s %s' "$name" "$flavour" "$verdict" "$detail")")
-	printf '%s\n' "${rows[-1]}"
+	record_row "$name" "$flavour"
+	# Samples that parse their command line: the built-in flags (01 §9.5, §9.7).
+	if [ "$verdict" = PASS ] && grep -q doca_argp_start "$src"/*_main.c 2>/dev/null; then
+		check_flags "$name" "$build/doca_$name" "$flavour"
+	fi
 done
 
 echo
-printf '%-24s %-5s %-5s %s\n' SAMPLE FLAV RESULT DETAIL
+printf '%-30s %-5s %-5s %s\n' SAMPLE FLAV RESULT DETAIL
 printf '%s\n' "${rows[@]}"
 echo "logs: $work"
 echo "$passed passed, $failed failed"
