@@ -2,11 +2,11 @@
 # tests/abi/check_symbols.sh BUILD_DIR - check what the shared libraries
 # export.
 #
-#  1. Every dynamic symbol that libdoca_common.so and libdoca_dma.so define
+#  1. Every dynamic symbol that each softdoca library defines
 #     is a DOCA function (doca_*) or an internal cross-library entry point
 #     (priv_doca_*): nothing else leaks out of -fvisibility=hidden.
-#  2. Every function of the API inventory for the doca-common and doca-dma
-#     headers (tests/abi/expected_symbols.txt) is exported, as a function,
+#  2. Every function of the API inventory (tests/abi/expected_symbols.txt)
+#     is exported, as a function, by the library that owns it.
 #     by the library that owns it.
 #  3. When the spec is next to the repository (../shared/spec), the
 #     committed list still matches it.
@@ -70,6 +70,7 @@ check_library() {
 
 check_library libdoca_common
 check_library libdoca_dma
+check_library libdoca_argp
 
 spec=$root/../shared/spec/06-api-inventory.md
 if [ -r "$spec" ]; then

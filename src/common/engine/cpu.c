@@ -22,7 +22,7 @@ static void *sd_cpu_direct(const struct sd_seg *s, size_t off, size_t len)
 
 	if (ops->direct == NULL)
 		return NULL;
-	return ops->direct(s->mmap, (uint64_t)(uintptr_t)(s->addr + off), len);
+	return ops->direct(s->mmap, (uint64_t)(uintptr_t)s->addr + off, len);
 }
 
 static doca_error_t sd_cpu_remote_read(const struct sd_seg *s, size_t off, void *dst, size_t len)
@@ -33,7 +33,7 @@ static doca_error_t sd_cpu_remote_read(const struct sd_seg *s, size_t off, void 
 		memmove(dst, p, len);
 		return DOCA_SUCCESS;
 	}
-	return s->mmap->remote->read(s->mmap, dst, (uint64_t)(uintptr_t)(s->addr + off), len);
+	return s->mmap->remote->read(s->mmap, dst, (uint64_t)(uintptr_t)s->addr + off, len);
 }
 
 static doca_error_t sd_cpu_remote_write(const struct sd_seg *s, size_t off, const void *src, size_t len)
@@ -44,7 +44,7 @@ static doca_error_t sd_cpu_remote_write(const struct sd_seg *s, size_t off, cons
 		memmove(p, src, len);
 		return DOCA_SUCCESS;
 	}
-	return s->mmap->remote->write(s->mmap, (uint64_t)(uintptr_t)(s->addr + off), src, len);
+	return s->mmap->remote->write(s->mmap, (uint64_t)(uintptr_t)s->addr + off, src, len);
 }
 
 /* Both ends remote: stage the piece through a small stack buffer. */
