@@ -7,7 +7,6 @@
 #     (priv_doca_*): nothing else leaks out of -fvisibility=hidden.
 #  2. Every function of the API inventory (tests/abi/expected_symbols.txt)
 #     is exported, as a function, by the library that owns it.
-#     by the library that owns it.
 #  3. When the spec is next to the repository (../shared/spec), the
 #     committed list still matches it.
 #
