@@ -13,6 +13,10 @@
 #             both flavours (tests/install/run_install_test.sh)
 #   abi       exported-symbol check of the libraries (tests/abi/check_symbols.sh)
 #   bench     dma_bench --quick as a functional smoke run (no timing checks)
+#   samples   the official DOCA samples, built unmodified and run through
+#             tools/run-samples.sh (with valgrind), when a samples tree is
+#             found: $DOCA_SAMPLES_ROOT, else /opt/mellanox/doca; skipped
+#             (never passed) when there is none
 #
 # Every meson test and every extra check counts once.  The last line is
 # exactly "N passed, N failed" (", N skipped" appended when something was
@@ -25,7 +29,7 @@ cd "$root" || exit 1
 
 mapfile -t packages < <(grep -Ev '^(#|$)' "$root/tools/test-packages.txt")
 jobs=$(nproc 2>/dev/null || echo 2)
-all_steps=(gcc asan valgrind install abi bench)
+all_steps=(gcc asan valgrind install abi bench samples)
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=("${all_steps[@]}")
 
@@ -274,6 +278,28 @@ step_bench() {
 		record FAIL "bench: dma_bench --quick"
 		echo "FAIL bench: dma_bench --quick"
 	fi
+}
+
+step_samples() {
+	banner "official DOCA samples (tools/run-samples.sh)"
+	local tree=${DOCA_SAMPLES_ROOT:-}
+	if [ -z "$tree" ] && [ -d /opt/mellanox/doca/samples ]; then
+		tree=/opt/mellanox/doca
+	fi
+	if [ -z "$tree" ] || [ ! -e "$tree" ]; then
+		record SKIP "samples: no DOCA samples tree (set DOCA_SAMPLES_ROOT)"
+		echo "SKIP samples: no DOCA samples tree (set DOCA_SAMPLES_ROOT)"
+		return
+	fi
+	local out="${TMPDIR:-/tmp}/softdoca-samples.$$.log" rc=0
+	"$root/tools/run-samples.sh" --lines --valgrind "$tree" >"$out" 2>&1 || rc=$?
+	grep -v '^\(PASS\|FAIL\|SKIP\) ' "$out"
+	record_lines "" < <(grep '^\(PASS\|FAIL\|SKIP\) ' "$out")
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		record FAIL "samples: tools/run-samples.sh exited with status $rc"
+		echo "FAIL samples: tools/run-samples.sh exited with status $rc"
+	fi
+	rm -f "$out"
 }
 
 # The stress test's own options for a run that valgrind finishes quickly.

@@ -19,6 +19,8 @@
 #   --valgrind     also run each sample under valgrind and fail it when a
 #                  leak record points into a softdoca library
 #   --work DIR     scratch folder (default: a fresh mktemp folder)
+#   --lines        also print one "PASS name" / "FAIL name" line per check
+#                  (what tests/run.sh counts)
 #   --list         print the acceptance set and exit
 #   -h, --help     this text
 set -euo pipefail
@@ -27,6 +29,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 prefix=""
 timeout_s=30
 use_valgrind=0
+lines=0
 work=""
 
 # name:flavour:folder.  Flavour decides which pkg-config folder the build
@@ -55,6 +58,7 @@ while [ $# -gt 0 ]; do
 	--prefix) prefix=$(realpath -m "$2"); shift 2 ;;
 	--timeout) timeout_s=$2; shift 2 ;;
 	--valgrind) use_valgrind=1; shift ;;
+	--lines) lines=1; shift ;;
 	--work) work=$(realpath -m "$2"); shift 2 ;;
 	--list) printf '%s\n' "${acceptance[@]}" | cut -d: -f1; exit 0 ;;
 	-h | --help) usage; exit 0 ;;
@@ -185,6 +189,8 @@ record_row() { # name flavour (verdict, detail set by the caller)
 	if [ "$verdict" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 	rows+=("$(printf '%-30s %-5s %-5s %s' "$1" "$2" "$verdict" "$detail")")
 	printf '%s\n' "${rows[-1]}"
+	[ $lines = 1 ] && echo "$verdict samples: $1 ($2 flavour): $detail"
+	return 0
 }
 
 # -h: usage on stdout, exit 0; -v: both versions, exit 0; an unknown flag:
