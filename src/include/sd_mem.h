@@ -73,6 +73,9 @@ struct doca_mmap {
 	size_t dmabuf_offset;
 	uint32_t num_pools;          /* buffer pools created on this map (pin destroy) */
 	uint32_t num_started_pools;  /* started pools (pin stop) */
+	/* Additions of the cross-process layer (src/common/xproc). */
+	void *xproc_export;          /* export state while started and exported, else NULL */
+	uint32_t xproc_generation;   /* exports made over the map's life (one per started period) */
 };
 
 /* Kind of export descriptor an imported mmap was made from. */

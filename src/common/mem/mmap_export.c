@@ -2,12 +2,13 @@
  * mmap_export.c - exporting a map to a peer and importing a peer's map
  * (02 §4.3.16-4.3.20, §6).
  *
- * Every argument and state rule is enforced here.  The cross-process
- * descriptor itself (format, validity record, data path of 02 §6.5) is not
- * written yet: an export that passes every check answers
- * DOCA_ERROR_NOT_SUPPORTED and leaves the map unchanged (not exported), and
- * no descriptor can therefore be imported.
+ * Every argument and state rule of the public calls is enforced here; the
+ * descriptor, the validity record and the cross-process data path live in
+ * src/common/xproc (sd_xproc.h).  PCI exports are real; RDMA exports stay
+ * NOT_SUPPORTED (softdoca has no RDMA transport).
  */
+#include <stdlib.h>
+
 #include <doca_dev.h>
 #include <doca_mmap.h>
 
@@ -15,6 +16,7 @@
 #include "sd_dev.h"
 #include "sd_log.h"
 #include "sd_mem.h"
+#include "sd_xproc.h"
 
 #define SD_ACCESS_PCI_ANY (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)
 #define SD_ACCESS_RDMA_ANY (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
@@ -65,9 +67,10 @@ doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev 
 	if (!sd_dev_node(dev)->caps.mmap_export_pci)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, "device %s cannot export memory over PCI (mmap %p)",
 				 sd_dev_node(dev)->pci_addr, (void *)mmap);
-	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED,
-			 "cross-process export is not implemented yet in softdoca (mmap %p left unexported)",
-			 (void *)mmap);
+	err = sd_xproc_export_pci(__func__, mmap, sd_dev_node(dev), export_desc, export_desc_len);
+	if (err == DOCA_SUCCESS)
+		mmap->exported = true;
+	return err;
 }
 
 DOCA_STABLE
@@ -83,25 +86,54 @@ doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev
 			 sd_dev_node(dev)->pci_addr, (void *)mmap);
 }
 
+/* Fill the imported map's own attributes (02 §6.3 table); xproc fills range and hooks. */
+static void sd_import_init(struct doca_mmap *m, const union doca_data *user_data, struct doca_dev *dev,
+			   unsigned kind)
+{
+	m->magic = SD_MMAP_MAGIC;
+	m->from_export = true;
+	m->state = SD_MMAP_STARTED; /* usable at once; start/stop are refused for imports */
+	m->max_devs = 1;
+	m->dmabuf_fd = -1;
+	m->import_kind = (uint8_t)kind;
+	m->import_node = sd_dev_node(dev);
+	m->import_dev = dev;
+	priv_doca_dev_dep_get(dev); /* D-29: the device cannot be closed under the import */
+	if (user_data != NULL)
+		m->user_data = *user_data;
+}
+
 DOCA_STABLE
 doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, const void *export_desc,
 					  size_t export_desc_len, struct doca_dev *dev, struct doca_mmap **mmap)
 {
+	unsigned kind = SD_EXPORT_NONE;
+	struct doca_mmap *m;
+	doca_error_t err;
+
 	SD_MEM_REQUIRE_ARG(export_desc, "export_desc");
 	SD_MEM_REQUIRE_ARG(mmap, "mmap");
 	if (dev == NULL || !priv_doca_dev_is_valid(dev))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "dev %p is NULL or not an open doca_dev", (void *)dev);
 	if (export_desc_len == 0)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "export_desc_len is 0");
-	/*
-	 * No softdoca export has produced a descriptor yet, so whatever these
-	 * bytes are, they are not one of ours (02 §4.3.19: malformed).
-	 */
-	(void)user_data;
-	return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
-			 "the %zu descriptor bytes at %p are not a softdoca export descriptor "
-			 "(cross-process export is not implemented yet)",
-			 export_desc_len, export_desc);
+	err = sd_xproc_import_check(__func__, export_desc, export_desc_len, &kind);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (kind == SD_EXPORT_PCI && !sd_dev_node(dev)->caps.mmap_from_export_pci)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, "device %s cannot import a PCI export",
+				 sd_dev_node(dev)->pci_addr);
+	m = calloc(1, sizeof(*m));
+	if (m == NULL)
+		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "cannot allocate an imported doca_mmap");
+	err = sd_xproc_import(__func__, m, export_desc, export_desc_len);
+	if (err != DOCA_SUCCESS) {
+		free(m);
+		return err;
+	}
+	sd_import_init(m, user_data, dev, kind);
+	*mmap = m;
+	return DOCA_SUCCESS;
 }
 
 DOCA_EXPERIMENTAL
@@ -116,12 +148,12 @@ doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap, const struct d
 
 void sd_mmap_exports_revoke(struct doca_mmap *mmap)
 {
-	/* No export can exist yet (see the top of this file). */
-	(void)mmap;
+	sd_xproc_export_revoke(mmap);
 }
 
 void sd_mmap_import_release(struct doca_mmap *mmap)
 {
+	sd_xproc_import_close(mmap);
 	if (mmap->import_dev != NULL) {
 		priv_doca_dev_dep_put(mmap->import_dev);
 		mmap->import_dev = NULL;

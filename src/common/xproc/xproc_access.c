@@ -1,0 +1,418 @@
+/*
+ * xproc_access.c - how an importer reaches the exporter's bytes.
+ *
+ * Paths, tried in this order at import (02 §6.5, D-19):
+ *   shared   the range is a shared file mapping: map the same file, memcpy
+ *   vm       process_vm_readv / process_vm_writev (cross-memory attach)
+ *   procmem  pread / pwrite on /proc/PID/mem, where only the vm calls are
+ *            filtered (seccomp)
+ * and `self` when the exporter is this very process.  A path is probed
+ * before it is chosen; if the kernel refuses every one the import fails
+ * with a message naming the cause and the fix.
+ *
+ * Every access checks, in this order: the range lies in the export; the
+ * export is live (the record's state word, a plain load); then copies; then
+ * checks again, so that bytes read from memory the exporter gave up in the
+ * meantime are never reported as a success.  For the vm path the exporter's
+ * liveness lock is asked too (one fcntl): that is what proves the pid still
+ * names the exporter, since a killed process cannot flip its record.  The
+ * procmem path needs no such check (its descriptor is tied to the
+ * exporter's address space, not to the pid), and the shared path asks at
+ * most once per millisecond (its memory cannot be recycled by a pid).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sd_log.h"
+#include "xproc_priv.h"
+
+/* One system call moves at most this much, so a stop cuts a long copy short. */
+#define SD_XP_CHUNK ((size_t)64 << 20)
+/* The shared path re-asks the liveness lock at most this often. */
+#define SD_XP_LOCK_PERIOD_NS 1000000ull
+
+const char *sd_xp_path_name(enum sd_xp_path path)
+{
+	switch (path) {
+	case SD_XP_PATH_SELF:
+		return "memcpy (same process)";
+	case SD_XP_PATH_SHARED:
+		return "memcpy through the shared file mapping";
+	case SD_XP_PATH_VM:
+		return "process_vm_readv/process_vm_writev";
+	case SD_XP_PATH_PROCMEM:
+		return "/proc/PID/mem";
+	case SD_XP_PATH_NONE:
+		break;
+	}
+	return "none";
+}
+
+/*
+ * Liveness.
+ */
+
+static inline bool sd_xp_record_live(const struct sd_xp_import *imp)
+{
+	return imp->rec != NULL && atomic_load_explicit(&imp->rec->state, memory_order_acquire) == SD_XP_REC_LIVE;
+}
+
+/* Does the exporter still hold its liveness lock (alive, not exec'd)? */
+bool sd_xp_lock_held(const struct sd_xp_import *imp)
+{
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+
+	if (imp->rec_fd < 0)
+		return true; /* self import: the exporter is us */
+	if (fcntl(imp->rec_fd, F_GETLK, &fl) != 0)
+		return false;
+	return fl.l_type != F_UNLCK && (uint32_t)fl.l_pid == imp->pid;
+}
+
+static bool sd_xp_lock_held_throttled(struct sd_xp_import *imp)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (now < atomic_load_explicit(&imp->next_lock_check_ns, memory_order_relaxed))
+		return true;
+	atomic_store_explicit(&imp->next_lock_check_ns, now + SD_XP_LOCK_PERIOD_NS, memory_order_relaxed);
+	return sd_xp_lock_held(imp);
+}
+
+/* The export is gone for good: every later access fails at once. */
+static doca_error_t sd_xp_gone(struct sd_xp_import *imp)
+{
+	atomic_store_explicit(&imp->dead, 1, memory_order_relaxed);
+	return DOCA_ERROR_IO_FAILED;
+}
+
+static inline bool sd_xp_usable(const struct sd_xp_import *imp)
+{
+	return !atomic_load_explicit(&imp->dead, memory_order_relaxed) && sd_xp_record_live(imp);
+}
+
+static inline bool sd_xp_in_range(const struct sd_xp_import *imp, uint64_t raddr, size_t len)
+{
+	return raddr >= imp->addr && raddr - imp->addr <= imp->len && len <= imp->len - (raddr - imp->addr);
+}
+
+/*
+ * Copies.  Each returns 0, ESRCH when the exporter's memory is gone, or
+ * another errno for a fault inside a live export.
+ */
+
+static int sd_xp_vm_copy(struct sd_xp_import *imp, uint8_t *local, uint64_t raddr, size_t len, bool write)
+{
+	while (len != 0) {
+		size_t n = len < SD_XP_CHUNK ? len : SD_XP_CHUNK;
+		struct iovec l = {.iov_base = local, .iov_len = n};
+		struct iovec r = {.iov_base = (void *)(uintptr_t)raddr, .iov_len = n};
+		ssize_t got = write ? process_vm_writev((pid_t)imp->pid, &l, 1, &r, 1, 0) :
+				      process_vm_readv((pid_t)imp->pid, &l, 1, &r, 1, 0);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		if (got == 0)
+			return EFAULT;
+		local += got;
+		raddr += (uint64_t)got;
+		len -= (size_t)got;
+		if (len != 0 && !sd_xp_record_live(imp))
+			return ESRCH;
+	}
+	return 0;
+}
+
+static int sd_xp_procmem_copy(struct sd_xp_import *imp, uint8_t *local, uint64_t raddr, size_t len, bool write)
+{
+	while (len != 0) {
+		size_t n = len < SD_XP_CHUNK ? len : SD_XP_CHUNK;
+		ssize_t got = write ? pwrite(imp->mem_fd, local, n, (off_t)raddr) :
+				      pread(imp->mem_fd, local, n, (off_t)raddr);
+		if (got < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		if (got == 0)
+			return ESRCH; /* the address space is gone (exit or exec) */
+		local += got;
+		raddr += (uint64_t)got;
+		len -= (size_t)got;
+		if (len != 0 && !sd_xp_record_live(imp))
+			return ESRCH;
+	}
+	return 0;
+}
+
+static doca_error_t sd_xp_copy_result(struct sd_xp_import *imp, int err)
+{
+	if (err == 0)
+		return DOCA_SUCCESS;
+	if (err == ESRCH)
+		return sd_xp_gone(imp);
+	SD_LOG_DBG("copy with exporter pid %u failed: %s", imp->pid, strerror(err));
+	return DOCA_ERROR_IO_FAILED;
+}
+
+doca_error_t sd_xp_access_read(struct sd_xp_import *imp, void *dst, uint64_t raddr, size_t len)
+{
+	int err = 0;
+
+	if (!sd_xp_in_range(imp, raddr, len) || !sd_xp_usable(imp))
+		return DOCA_ERROR_IO_FAILED;
+	switch (imp->path) {
+	case SD_XP_PATH_SELF:
+		memcpy(dst, imp->base + (raddr - imp->page), len);
+		break;
+	case SD_XP_PATH_SHARED:
+		memcpy(dst, imp->base + (raddr - imp->page), len);
+		if (!sd_xp_lock_held_throttled(imp))
+			return sd_xp_gone(imp);
+		break;
+	case SD_XP_PATH_VM:
+		err = sd_xp_vm_copy(imp, dst, raddr, len, false);
+		/* The copy came from the exporter only if the pid still names it now. */
+		if (err == 0 && !sd_xp_lock_held(imp))
+			err = ESRCH;
+		break;
+	case SD_XP_PATH_PROCMEM:
+		err = sd_xp_procmem_copy(imp, dst, raddr, len, false);
+		break;
+	case SD_XP_PATH_NONE:
+		return sd_xp_gone(imp);
+	}
+	if (err == 0 && !sd_xp_record_live(imp))
+		err = ESRCH; /* stopped while we copied: the bytes may be stale */
+	return sd_xp_copy_result(imp, err);
+}
+
+doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const void *src, size_t len)
+{
+	int err = 0;
+
+	if (!imp->writable)
+		return DOCA_ERROR_NOT_PERMITTED; /* V9 refuses earlier; never write a read-only export */
+	if (!sd_xp_in_range(imp, raddr, len) || !sd_xp_usable(imp))
+		return DOCA_ERROR_IO_FAILED;
+	switch (imp->path) {
+	case SD_XP_PATH_SELF:
+		memcpy(imp->base + (raddr - imp->page), src, len);
+		break;
+	case SD_XP_PATH_SHARED:
+		if (!sd_xp_lock_held_throttled(imp))
+			return sd_xp_gone(imp);
+		memcpy(imp->base + (raddr - imp->page), src, len);
+		break;
+	case SD_XP_PATH_VM:
+		/* Writes cannot be taken back: make sure the pid is still the exporter first. */
+		if (!sd_xp_lock_held(imp))
+			return sd_xp_gone(imp);
+		err = sd_xp_vm_copy(imp, (uint8_t *)(uintptr_t)src, raddr, len, true);
+		break;
+	case SD_XP_PATH_PROCMEM:
+		err = sd_xp_procmem_copy(imp, (uint8_t *)(uintptr_t)src, raddr, len, true);
+		break;
+	case SD_XP_PATH_NONE:
+		return sd_xp_gone(imp);
+	}
+	if (err == 0 && !sd_xp_record_live(imp))
+		err = ESRCH;
+	return sd_xp_copy_result(imp, err);
+}
+
+/*
+ * Choosing a path at import.
+ */
+
+enum sd_xp_mode {
+	SD_XP_MODE_AUTO,
+	SD_XP_MODE_VM,
+	SD_XP_MODE_PROCMEM,
+};
+
+/* SOFTDOCA_XPROC_PATH: auto (default), vm or procmem. */
+static enum sd_xp_mode sd_xp_mode_from_env(void)
+{
+	const char *v = getenv("SOFTDOCA_XPROC_PATH");
+
+	if (v == NULL || v[0] == '\0' || strcmp(v, "auto") == 0)
+		return SD_XP_MODE_AUTO;
+	if (strcmp(v, "vm") == 0)
+		return SD_XP_MODE_VM;
+	if (strcmp(v, "procmem") == 0)
+		return SD_XP_MODE_PROCMEM;
+	SD_LOG_WARN("SOFTDOCA_XPROC_PATH=%s is not auto, vm or procmem; using auto", v);
+	return SD_XP_MODE_AUTO;
+}
+
+static bool sd_xp_refusal(int err)
+{
+	return err == EPERM || err == EACCES || err == ENOSYS;
+}
+
+/* Map the exporter's shared file here.  0 or errno. */
+static int sd_xp_shared_map(struct sd_xp_import *imp, const struct sd_xp_desc *d)
+{
+	uint64_t pg = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t page = d->addr & ~(pg - 1);
+	uint64_t span = d->addr - page + d->len;
+	char path[64];
+	struct stat st;
+	void *base;
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%u/fd/%d", d->who.pid, d->shared.fd);
+	fd = open(path, (imp->writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (fd < 0)
+		return errno;
+	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_dev != d->shared.dev ||
+	    (uint64_t)st.st_ino != d->shared.ino || st.st_size < 0 ||
+	    (uint64_t)st.st_size < d->shared.file_off || (uint64_t)st.st_size - d->shared.file_off < span) {
+		close(fd);
+		return ESTALE;
+	}
+	size_t map_len = (size_t)((span + pg - 1) & ~(pg - 1));
+	base = mmap(NULL, map_len, PROT_READ | (imp->writable ? PROT_WRITE : 0), MAP_SHARED, fd,
+		    (off_t)d->shared.file_off);
+	if (base == MAP_FAILED)
+		err = errno;
+	close(fd);
+	if (err != 0)
+		return err;
+	imp->base = base;
+	imp->page = page;
+	imp->map_len = map_len;
+	return 0;
+}
+
+/* Can we read (and, for a writable export, write) with the vm calls?  0 or errno. */
+static int sd_xp_vm_probe(struct sd_xp_import *imp)
+{
+	uint8_t byte;
+	struct iovec l = {.iov_base = &byte, .iov_len = 1};
+	struct iovec r = {.iov_base = (void *)(uintptr_t)imp->addr, .iov_len = 1};
+
+	if (process_vm_readv((pid_t)imp->pid, &l, 1, &r, 1, 0) < 0 && errno != EFAULT)
+		return errno; /* EFAULT: allowed, the page is just not mapped right now */
+	/* An empty write reaches no memory; it only meets a filter on the call. */
+	if (imp->writable && process_vm_writev((pid_t)imp->pid, NULL, 0, NULL, 0, 0) < 0)
+		return errno;
+	return 0;
+}
+
+/* Open /proc/PID/mem and read one byte.  0 or errno. */
+static int sd_xp_procmem_open(struct sd_xp_import *imp, const struct sd_xp_desc *d)
+{
+	char path[64];
+	uint8_t byte;
+
+	snprintf(path, sizeof(path), "/proc/%u/mem", imp->pid);
+	imp->mem_fd = open(path, (imp->writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+	if (imp->mem_fd < 0)
+		return errno == ENOENT ? ESRCH : errno;
+	/* The pid may have been recycled before the open: the descriptor must name the exporter. */
+	if (sd_xp_check_alive(d->who.pid, d->who.start_time) != 0)
+		return ESRCH;
+	if (pread(imp->mem_fd, &byte, 1, (off_t)imp->addr) == 0)
+		return ESRCH;
+	return 0;
+}
+
+static int sd_xp_yama_scope(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/yama/ptrace_scope", "re");
+	int scope = -1;
+
+	if (f != NULL) {
+		if (fscanf(f, "%d", &scope) != 1)
+			scope = -1;
+		fclose(f);
+	}
+	return scope;
+}
+
+static doca_error_t sd_xp_all_refused(const char *func, const struct sd_xp_import *imp, int vm_err, int pm_err)
+{
+	int scope = sd_xp_yama_scope();
+	char yama[96] = "";
+
+	if (scope >= 0)
+		snprintf(yama, sizeof(yama), "; Yama ptrace_scope is %d%s", scope,
+			 scope >= 2 ? " (lower /proc/sys/kernel/yama/ptrace_scope to 1)" : "");
+	SD_LOG_ERR_AS(func,
+		      "the kernel refuses access to the memory of exporter pid %u: process_vm_readv/writev: %s, "
+		      "/proc/%u/mem: %s%s. Fix: run importer and exporter as the same user, keep the exporter "
+		      "dumpable (no setuid, no PR_SET_DUMPABLE 0) or give the importer CAP_SYS_PTRACE, and in a "
+		      "container allow process_vm_readv/process_vm_writev in the seccomp profile",
+		      imp->pid, vm_err != 0 ? strerror(vm_err) : "not tried", imp->pid,
+		      pm_err != 0 ? strerror(pm_err) : "not tried", yama);
+	return DOCA_ERROR_NOT_PERMITTED;
+}
+
+static doca_error_t sd_xp_exporter_gone(const char *func, const struct sd_xp_import *imp)
+{
+	SD_LOG_ERR_AS(func, "exporter pid %u exited while its descriptor was being imported", imp->pid);
+	return DOCA_ERROR_INVALID_VALUE;
+}
+
+doca_error_t sd_xp_access_open(struct sd_xp_import *imp, const struct sd_xp_desc *d, const char *func)
+{
+	enum sd_xp_mode mode = sd_xp_mode_from_env();
+	int vm_err = 0, pm_err = 0;
+
+	if (mode == SD_XP_MODE_AUTO && (d->flags & SD_XP_FLAG_SHARED)) {
+		int err = sd_xp_shared_map(imp, d);
+		if (err == 0) {
+			imp->path = SD_XP_PATH_SHARED;
+			return DOCA_SUCCESS;
+		}
+		SD_LOG_DBG("shared file of exporter pid %u cannot be mapped here (%s); trying system calls", imp->pid,
+			   strerror(err));
+	}
+	if (mode != SD_XP_MODE_PROCMEM) {
+		vm_err = sd_xp_vm_probe(imp);
+		if (vm_err == 0) {
+			imp->path = SD_XP_PATH_VM;
+			return DOCA_SUCCESS;
+		}
+		if (vm_err == ESRCH)
+			return sd_xp_exporter_gone(func, imp);
+		if (!sd_xp_refusal(vm_err))
+			SD_LOG_DBG("process_vm probe of pid %u failed: %s", imp->pid, strerror(vm_err));
+	}
+	if (mode != SD_XP_MODE_VM) {
+		pm_err = sd_xp_procmem_open(imp, d);
+		if (pm_err == 0) {
+			imp->path = SD_XP_PATH_PROCMEM;
+			return DOCA_SUCCESS;
+		}
+		if (pm_err == ESRCH)
+			return sd_xp_exporter_gone(func, imp);
+	}
+	return sd_xp_all_refused(func, imp, vm_err, pm_err);
+}
+
+void sd_xp_access_close(struct sd_xp_import *imp)
+{
+	if (imp->path == SD_XP_PATH_SHARED && imp->base != NULL)
+		munmap(imp->base, imp->map_len);
+	if (imp->mem_fd >= 0)
+		close(imp->mem_fd);
+	imp->mem_fd = -1;
+	imp->base = NULL;
+	imp->path = SD_XP_PATH_NONE;
+}

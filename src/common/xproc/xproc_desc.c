@@ -1,0 +1,228 @@
+/*
+ * xproc_desc.c - encoding and strict decoding of export descriptors.
+ *
+ * Layout (little-endian, no padding, SD_XP_DESC_LEN bytes):
+ *
+ *   0 u32 magic        4 u16 version      6 u16 length
+ *   8 u8  kind         9 u8  flags       10 u16 zero
+ *  12 u32 access mask 16 u32 pid         20 u32 generation
+ *  24 u64 start time  32 16B boot id     48 u64 pidns dev   56 u64 pidns ino
+ *  64 u64 export id   72 u64 addr        80 u64 len
+ *  88 16B token      104 16B device PCI address (NUL-padded)
+ * 120 i32 shared fd  124 u32 zero       128 u64 file dev  136 u64 file ino
+ * 144 u64 file offset 152 16B zero      168 u64 checksum (FNV-1a 64 of 0..167)
+ *
+ * Decoding refuses anything it does not fully understand: unknown
+ * version, kind or flag, non-zero reserved bytes, a bad checksum, an
+ * impossible range or mask.  A descriptor that passes can still name a
+ * process that is gone or an export that was stopped; those are judged by
+ * the import (xproc_import.c).
+ */
+#include <string.h>
+
+#include <doca_types.h>
+
+#include "xproc_desc.h"
+
+enum {
+	OFF_MAGIC = 0,
+	OFF_VERSION = 4,
+	OFF_LENGTH = 6,
+	OFF_KIND = 8,
+	OFF_FLAGS = 9,
+	OFF_ZERO0 = 10,
+	OFF_MASK = 12,
+	OFF_PID = 16,
+	OFF_GEN = 20,
+	OFF_START = 24,
+	OFF_BOOT = 32,
+	OFF_NSDEV = 48,
+	OFF_NSINO = 56,
+	OFF_EXPORT_ID = 64,
+	OFF_ADDR = 72,
+	OFF_LEN = 80,
+	OFF_TOKEN = 88,
+	OFF_PCI = 104,
+	OFF_SH_FD = 120,
+	OFF_ZERO1 = 124,
+	OFF_SH_DEV = 128,
+	OFF_SH_INO = 136,
+	OFF_SH_OFF = 144,
+	OFF_ZERO2 = 152,
+	OFF_SUM = 168,
+};
+
+_Static_assert(OFF_SUM == SD_XP_DESC_SUM_OFF, "checksum sits in the last 8 bytes");
+_Static_assert(SD_XP_DESC_LEN <= 256, "register D-18: at most 256 bytes");
+
+#define SD_XP_ACCESS_ALL 0x7Fu
+#define SD_XP_PAGE_MASK 4095u
+
+static void put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint16_t get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (p[1] << 8));
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+	uint32_t v = 0;
+	for (int i = 3; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = (v << 8) | p[i];
+	return v;
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != 0)
+			return false;
+	return true;
+}
+
+uint64_t sd_xp_desc_checksum(const uint8_t *bytes, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= bytes[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+void sd_xp_desc_encode(const struct sd_xp_desc *d, uint8_t out[SD_XP_DESC_LEN])
+{
+	memset(out, 0, SD_XP_DESC_LEN);
+	put32(out + OFF_MAGIC, SD_XP_DESC_MAGIC);
+	put16(out + OFF_VERSION, SD_XP_DESC_VERSION);
+	put16(out + OFF_LENGTH, SD_XP_DESC_LEN);
+	out[OFF_KIND] = d->kind;
+	out[OFF_FLAGS] = d->flags;
+	put32(out + OFF_MASK, d->access_mask);
+	put32(out + OFF_PID, d->who.pid);
+	put32(out + OFF_GEN, d->generation);
+	put64(out + OFF_START, d->who.start_time);
+	memcpy(out + OFF_BOOT, d->who.boot_id, SD_XP_BOOT_ID_LEN);
+	put64(out + OFF_NSDEV, d->who.pidns_dev);
+	put64(out + OFF_NSINO, d->who.pidns_ino);
+	put64(out + OFF_EXPORT_ID, d->export_id);
+	put64(out + OFF_ADDR, d->addr);
+	put64(out + OFF_LEN, d->len);
+	memcpy(out + OFF_TOKEN, d->token, SD_XP_TOKEN_LEN);
+	memcpy(out + OFF_PCI, d->dev_pci, strnlen(d->dev_pci, SD_XP_PCI_LEN - 1));
+	if (d->flags & SD_XP_FLAG_SHARED) {
+		put32(out + OFF_SH_FD, (uint32_t)d->shared.fd);
+		put64(out + OFF_SH_DEV, d->shared.dev);
+		put64(out + OFF_SH_INO, d->shared.ino);
+		put64(out + OFF_SH_OFF, d->shared.file_off);
+	} else {
+		put32(out + OFF_SH_FD, UINT32_MAX); /* -1: no shared file */
+	}
+	put64(out + OFF_SUM, sd_xp_desc_checksum(out, OFF_SUM));
+}
+
+/* The header: everything that says "this is a descriptor we can read". */
+static const char *sd_xp_check_header(const uint8_t *b, size_t len)
+{
+	if (len < OFF_LENGTH + 2)
+		return "is too short to be a softdoca export descriptor";
+	if (get32(b + OFF_MAGIC) != SD_XP_DESC_MAGIC)
+		return "does not start with the softdoca descriptor magic";
+	if (get16(b + OFF_VERSION) != SD_XP_DESC_VERSION)
+		return "has a descriptor version this softdoca does not know";
+	if (get16(b + OFF_LENGTH) != len || len != SD_XP_DESC_LEN)
+		return "has a length that does not match its header (truncated or padded)";
+	if (get64(b + OFF_SUM) != sd_xp_desc_checksum(b, OFF_SUM))
+		return "fails its checksum (corrupted in transit?)";
+	if (b[OFF_KIND] != SD_XP_KIND_PCI)
+		return "has an export kind this softdoca does not produce";
+	if (b[OFF_FLAGS] & ~SD_XP_FLAGS_KNOWN)
+		return "has unknown flags";
+	if (!all_zero(b + OFF_ZERO0, 2) || !all_zero(b + OFF_ZERO1, 4) || !all_zero(b + OFF_ZERO2, 16))
+		return "has non-zero reserved bytes";
+	return NULL;
+}
+
+/* Values that no exporter could have written. */
+static const char *sd_xp_check_values(const struct sd_xp_desc *d)
+{
+	if (d->access_mask & ~SD_XP_ACCESS_ALL)
+		return "has access bits outside enum doca_access_flag";
+	if ((d->access_mask & DOCA_ACCESS_FLAG_PCI_READ_ONLY) && (d->access_mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE))
+		return "combines PCI_READ_ONLY with PCI_READ_WRITE";
+	if ((d->access_mask & (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)) == 0)
+		return "grants no PCI access, which no PCI export can";
+	if (d->who.pid == 0 || d->who.pid > (uint32_t)INT32_MAX)
+		return "names an impossible process id";
+	if (d->len == 0 || d->addr == 0 || d->len > UINT64_MAX - d->addr)
+		return "has an empty or impossible memory range";
+	if (memchr(d->dev_pci, '\0', SD_XP_PCI_LEN) == NULL || d->dev_pci[0] == '\0')
+		return "has no valid exporting device address";
+	for (size_t i = 0; d->dev_pci[i] != '\0'; i++)
+		if (!((d->dev_pci[i] >= '0' && d->dev_pci[i] <= '9') || (d->dev_pci[i] >= 'a' && d->dev_pci[i] <= 'f') ||
+		      d->dev_pci[i] == ':' || d->dev_pci[i] == '.'))
+			return "has a malformed exporting device address";
+	if (d->flags & SD_XP_FLAG_SHARED) {
+		if (d->shared.fd < 0 || (d->shared.file_off & SD_XP_PAGE_MASK) != 0 ||
+		    d->shared.file_off > (uint64_t)INT64_MAX)
+			return "has an impossible shared-mapping hint";
+	} else if (d->shared.fd != -1 || d->shared.dev != 0 || d->shared.ino != 0 || d->shared.file_off != 0) {
+		return "has a shared-mapping hint without its flag";
+	}
+	return NULL;
+}
+
+const char *sd_xp_desc_decode(const void *buf, size_t len, struct sd_xp_desc *d)
+{
+	const uint8_t *b = buf;
+	const char *why = sd_xp_check_header(b, len);
+
+	if (why != NULL)
+		return why;
+	memset(d, 0, sizeof(*d));
+	d->kind = b[OFF_KIND];
+	d->flags = b[OFF_FLAGS];
+	d->access_mask = get32(b + OFF_MASK);
+	d->who.pid = get32(b + OFF_PID);
+	d->generation = get32(b + OFF_GEN);
+	d->who.start_time = get64(b + OFF_START);
+	memcpy(d->who.boot_id, b + OFF_BOOT, SD_XP_BOOT_ID_LEN);
+	d->who.pidns_dev = get64(b + OFF_NSDEV);
+	d->who.pidns_ino = get64(b + OFF_NSINO);
+	d->export_id = get64(b + OFF_EXPORT_ID);
+	d->addr = get64(b + OFF_ADDR);
+	d->len = get64(b + OFF_LEN);
+	memcpy(d->token, b + OFF_TOKEN, SD_XP_TOKEN_LEN);
+	memcpy(d->dev_pci, b + OFF_PCI, SD_XP_PCI_LEN);
+	d->shared.fd = (int32_t)get32(b + OFF_SH_FD);
+	d->shared.dev = get64(b + OFF_SH_DEV);
+	d->shared.ino = get64(b + OFF_SH_INO);
+	d->shared.file_off = get64(b + OFF_SH_OFF);
+	return sd_xp_check_values(d);
+}

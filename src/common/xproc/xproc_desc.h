@@ -1,0 +1,78 @@
+/*
+ * xproc_desc.h - the export descriptor: its fields and its byte layout.
+ *
+ * A descriptor is what doca_mmap_export_pci hands out and
+ * doca_mmap_create_from_export takes back, possibly in another process and
+ * after a round trip through a file or a message.  The layout is fixed,
+ * little-endian and versioned; xproc_desc.c is the only code that knows
+ * it.  Decoding is pure (no system call, no allocation, no logging), so
+ * the fuzz target and the tests compile that file on its own.
+ */
+#ifndef SD_XPROC_DESC_H
+#define SD_XPROC_DESC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define SD_XP_DESC_MAGIC 0x50584453u /* "SDXP" as little-endian bytes */
+#define SD_XP_DESC_VERSION 1u
+#define SD_XP_DESC_LEN 176u          /* register D-18 allows up to 256 */
+
+#define SD_XP_KIND_PCI 1u
+
+/* flags */
+#define SD_XP_FLAG_SHARED 0x01u     /* the range is a shared file mapping (see `shared`) */
+#define SD_XP_FLAG_RECORD_TMP 0x02u /* validity record in /tmp instead of /dev/shm */
+#define SD_XP_FLAGS_KNOWN 0x03u
+
+#define SD_XP_TOKEN_LEN 16u
+#define SD_XP_BOOT_ID_LEN 16u
+#define SD_XP_PCI_LEN 16u
+
+/* Who a process is, in a form another process can check. */
+struct sd_xp_identity {
+	uint32_t pid;
+	uint64_t start_time;            /* clock ticks after boot (/proc/PID/stat field 22) */
+	uint8_t boot_id[SD_XP_BOOT_ID_LEN]; /* machine identity for this boot */
+	uint64_t pidns_dev, pidns_ino;  /* PID namespace (stat of /proc/self/ns/pid) */
+};
+
+/* Where the exporter's range lives when it is a shared file mapping. */
+struct sd_xp_shared {
+	int32_t fd;        /* descriptor number in the exporter that keeps the file open */
+	uint64_t dev, ino; /* identity of the file, checked by the importer */
+	uint64_t file_off; /* file offset of the page holding the range start */
+};
+
+/* A descriptor, decoded. */
+struct sd_xp_desc {
+	uint8_t kind;
+	uint8_t flags;
+	uint32_t access_mask;
+	uint32_t generation; /* exports made over the exporting mmap's life */
+	struct sd_xp_identity who;
+	uint64_t export_id;  /* unique per process and per started period of an mmap */
+	uint64_t addr, len;  /* the exported range, exporter addresses */
+	uint8_t token[SD_XP_TOKEN_LEN];
+	char dev_pci[SD_XP_PCI_LEN]; /* exporting device, NUL-terminated */
+	struct sd_xp_shared shared;  /* valid with SD_XP_FLAG_SHARED */
+};
+
+/* Write `d` as exactly SD_XP_DESC_LEN bytes into `out`. */
+void sd_xp_desc_encode(const struct sd_xp_desc *d, uint8_t out[SD_XP_DESC_LEN]);
+
+/*
+ * Parse `len` bytes at `buf` into `d`.  Returns NULL when the bytes are a
+ * well-formed descriptor, otherwise a short phrase saying what is wrong
+ * (d is then unspecified).  Never reads outside [buf, buf + len).
+ */
+const char *sd_xp_desc_decode(const void *buf, size_t len, struct sd_xp_desc *d);
+
+/* The checksum stored in the last 8 bytes, over the bytes before it. */
+uint64_t sd_xp_desc_checksum(const uint8_t *bytes, size_t len);
+
+/* Offset of the checksum inside the encoded descriptor. */
+#define SD_XP_DESC_SUM_OFF (SD_XP_DESC_LEN - 8u)
+
+#endif /* SD_XPROC_DESC_H */

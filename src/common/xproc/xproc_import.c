@@ -1,0 +1,225 @@
+/*
+ * xproc_import.c - the import side: from descriptor bytes to an imported
+ * mmap whose bytes are reached through its remote access hooks.
+ *
+ * What is judged at import (02 §6.3, §6.5, D-37), all locally and without
+ * waiting on the exporter: the bytes are a descriptor we understand
+ * (INVALID_VALUE), it comes from this machine and PID namespace
+ * (NOT_SUPPORTED otherwise: no engine reaches other machines yet), its
+ * process is still the one that exported (INVALID_VALUE), and some path to
+ * its memory is allowed by the kernel (NOT_PERMITTED, naming the fix).
+ * A stopped or destroyed export, or a token that does not match the
+ * exporter's record, is not an import error: the import succeeds and every
+ * access fails with DOCA_ERROR_IO_FAILED (D-3, D-37).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sd_log.h"
+#include "sd_mem.h"
+#include "sd_xproc.h"
+#include "xproc_priv.h"
+
+static doca_error_t sd_xp_remote_read(struct doca_mmap *mmap, void *dst, uint64_t raddr, size_t len)
+{
+	return sd_xp_access_read(mmap->remote_priv, dst, raddr, len);
+}
+
+static doca_error_t sd_xp_remote_write(struct doca_mmap *mmap, uint64_t raddr, const void *src, size_t len)
+{
+	return sd_xp_access_write(mmap->remote_priv, raddr, src, len);
+}
+
+/*
+ * No `direct` hook: a pointer handed to the engine would let it copy
+ * without the liveness check that must follow every read, so the shared
+ * and same-process paths memcpy inside read/write instead.
+ */
+static const struct sd_mem_remote_ops sd_xp_remote_ops = {
+	.read = sd_xp_remote_read,
+	.write = sd_xp_remote_write,
+	.direct = NULL,
+};
+
+static doca_error_t sd_xp_decode(const char *func, const void *desc, size_t desc_len, struct sd_xp_desc *d)
+{
+	const char *why = sd_xp_desc_decode(desc, desc_len, d);
+
+	if (why != NULL) {
+		SD_LOG_ERR_AS(func, "the %zu bytes at %p are not a usable export descriptor: the descriptor %s",
+			      desc_len, desc, why);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	return DOCA_SUCCESS;
+}
+
+doca_error_t sd_xproc_import_check(const char *func, const void *desc, size_t desc_len, unsigned *kind)
+{
+	struct sd_xp_desc d;
+	doca_error_t err = sd_xp_decode(func, desc, desc_len, &d);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (!sd_xp_same_namespace(&d.who)) {
+		SD_LOG_ERR_AS(func,
+			      "the descriptor was exported by pid %u on another machine or in another PID namespace; "
+			      "softdoca reaches exporters only on the same machine and PID namespace",
+			      d.who.pid);
+		return DOCA_ERROR_NOT_SUPPORTED;
+	}
+	*kind = SD_EXPORT_PCI;
+	return DOCA_SUCCESS;
+}
+
+/* True when the record's contents are those of the descriptor's export. */
+static bool sd_xp_record_matches(const struct sd_xp_record *rec, const struct sd_xp_desc *d)
+{
+	return rec->magic == SD_XP_REC_MAGIC && rec->pid == d->who.pid && rec->export_id == d->export_id &&
+	       rec->addr == d->addr && rec->len == d->len && rec->access_mask == d->access_mask &&
+	       memcmp(rec->token, d->token, SD_XP_TOKEN_LEN) == 0;
+}
+
+/*
+ * Attach the exporter's validity record.  DOCA_SUCCESS with imp->rec NULL
+ * means "the export is not live": the import stands, every access fails.
+ */
+static doca_error_t sd_xp_attach_record(const char *func, struct sd_xp_import *imp, const struct sd_xp_desc *d)
+{
+	char path[128];
+	struct stat st;
+	void *page;
+
+	sd_xp_record_path(path, sizeof(path), (d->flags & SD_XP_FLAG_RECORD_TMP) != 0, d->who.pid, d->who.start_time,
+			  d->export_id);
+	imp->rec_fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (imp->rec_fd < 0) {
+		if (errno == ENOENT)
+			return DOCA_SUCCESS; /* stopped or destroyed export, or a forged one */
+		SD_LOG_ERR_AS(func,
+			      "cannot open the validity record %s of exporter pid %u: %s. Fix: run importer and "
+			      "exporter as the same user",
+			      path, d->who.pid, strerror(errno));
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	if (fstat(imp->rec_fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)SD_XP_REC_SIZE)
+		return DOCA_SUCCESS;
+	page = mmap(NULL, SD_XP_REC_SIZE, PROT_READ, MAP_SHARED, imp->rec_fd, 0);
+	if (page == MAP_FAILED)
+		return DOCA_SUCCESS;
+	imp->rec = page;
+	if (!sd_xp_record_matches(imp->rec, d)) {
+		munmap(page, SD_XP_REC_SIZE);
+		imp->rec = NULL; /* not the export the descriptor claims: a forged token */
+	}
+	return DOCA_SUCCESS;
+}
+
+static bool sd_xp_is_self(const struct sd_xp_desc *d)
+{
+	struct sd_xp_identity me;
+
+	return sd_xp_self(&me) == 0 && me.pid == d->who.pid && me.start_time == d->who.start_time;
+}
+
+static void sd_xp_import_free(struct sd_xp_import *imp)
+{
+	sd_xp_access_close(imp);
+	if (imp->rec != NULL)
+		munmap(imp->rec, SD_XP_REC_SIZE);
+	if (imp->rec_fd >= 0)
+		close(imp->rec_fd);
+	free(imp);
+}
+
+/* Same process: reach the bytes with memcpy, liveness from our own record. */
+static void sd_xp_attach_self(struct sd_xp_import *imp, const struct sd_xp_desc *d)
+{
+	imp->rec = sd_xp_export_map_own_record(d->export_id, d->token);
+	if (imp->rec != NULL && sd_xp_record_matches(imp->rec, d)) {
+		imp->path = SD_XP_PATH_SELF;
+		imp->base = (uint8_t *)(uintptr_t)d->addr;
+		imp->page = d->addr;
+	} else if (imp->rec != NULL) {
+		munmap(imp->rec, SD_XP_REC_SIZE);
+		imp->rec = NULL;
+	}
+}
+
+/* Another process: record, liveness lock, then a data path. */
+static doca_error_t sd_xp_attach_peer(const char *func, struct sd_xp_import *imp, const struct sd_xp_desc *d)
+{
+	int alive = sd_xp_check_alive(d->who.pid, d->who.start_time);
+	doca_error_t err;
+
+	if (alive == ESRCH) {
+		SD_LOG_ERR_AS(func, "exporter pid %u (started at tick %llu) is gone; the descriptor is stale", d->who.pid,
+			      (unsigned long long)d->who.start_time);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
+	err = sd_xp_attach_record(func, imp, d);
+	if (err != DOCA_SUCCESS || imp->rec == NULL)
+		return err;
+	/* A record still marked live whose owner exec'd or is exiting is dead too. */
+	if (atomic_load_explicit(&imp->rec->state, memory_order_acquire) != SD_XP_REC_LIVE || !sd_xp_lock_held(imp)) {
+		munmap(imp->rec, SD_XP_REC_SIZE);
+		imp->rec = NULL;
+		return DOCA_SUCCESS;
+	}
+	return sd_xp_access_open(imp, d, func);
+}
+
+doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const void *desc, size_t desc_len)
+{
+	struct sd_xp_desc d;
+	struct sd_xp_import *imp;
+	doca_error_t err = sd_xp_decode(func, desc, desc_len, &d);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	imp = calloc(1, sizeof(*imp));
+	if (imp == NULL) {
+		SD_LOG_ERR_AS(func, "cannot allocate the import state");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	imp->rec_fd = -1;
+	imp->mem_fd = -1;
+	imp->pid = d.who.pid;
+	imp->addr = d.addr;
+	imp->len = d.len;
+	imp->writable = (d.access_mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0;
+	if (sd_xp_is_self(&d)) {
+		sd_xp_attach_self(imp, &d);
+	} else {
+		err = sd_xp_attach_peer(func, imp, &d);
+		if (err != DOCA_SUCCESS) {
+			sd_xp_import_free(imp);
+			return err;
+		}
+	}
+	if (imp->rec == NULL)
+		SD_LOG_DBG("export %llu of pid %u is not live; every access to this import will fail",
+			   (unsigned long long)d.export_id, d.who.pid);
+	else
+		SD_LOG_DBG("export %llu of pid %u is reached by %s", (unsigned long long)d.export_id, d.who.pid,
+			   sd_xp_path_name(imp->path));
+	mmap->addr = (uint8_t *)(uintptr_t)d.addr;
+	mmap->len = (size_t)d.len;
+	mmap->range_set = true;
+	mmap->access_mask = d.access_mask;
+	mmap->remote = &sd_xp_remote_ops;
+	mmap->remote_priv = imp;
+	return DOCA_SUCCESS;
+}
+
+void sd_xproc_import_close(struct doca_mmap *mmap)
+{
+	if (mmap->remote_priv != NULL)
+		sd_xp_import_free(mmap->remote_priv);
+	mmap->remote_priv = NULL;
+	mmap->remote = NULL;
+}

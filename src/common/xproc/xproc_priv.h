@@ -1,0 +1,147 @@
+/*
+ * xproc_priv.h - what the files of the cross-process layer share.
+ *
+ * Pieces, one per file:
+ *   xproc_desc.c      the descriptor bytes (xproc_desc.h)
+ *   xproc_identity.c  who a process is; is a given process still there
+ *   xproc_record.c    the validity record an exporter publishes per export
+ *   xproc_shared.c    finding a shared file behind an exported range
+ *   xproc_access.c    the importer's data paths and their probes
+ *   xproc_export.c    export state of an mmap (descriptors, record, files)
+ *   xproc_import.c    import state of an mmap and its remote access hooks
+ */
+#ifndef SD_XPROC_PRIV_H
+#define SD_XPROC_PRIV_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_error.h>
+
+#include "xproc_desc.h"
+
+/*
+ * Identity.
+ */
+
+/* This process's identity (recomputed after a fork). 0 on success, else errno. */
+int sd_xp_self(struct sd_xp_identity *out);
+
+/* True when `who` names this machine (boot) and this PID namespace. */
+bool sd_xp_same_namespace(const struct sd_xp_identity *who);
+
+/* Start time of process `pid`, from /proc.  0 on success, else errno (ESRCH when gone). */
+int sd_xp_start_time(uint32_t pid, uint64_t *start_time);
+
+/* 0 when `pid` runs and started at `start_time`; ESRCH when gone or recycled. */
+int sd_xp_check_alive(uint32_t pid, uint64_t start_time);
+
+/* Fill `buf` with `len` unpredictable bytes (getrandom).  0 or errno. */
+int sd_xp_random(void *buf, size_t len);
+
+/*
+ * Validity record: one small shared page per export, in /dev/shm (or /tmp).
+ * The exporter holds a POSIX read lock on the file for as long as it
+ * lives: the kernel drops it when the exporter exits or execs, which is how
+ * importers learn that without a message.
+ */
+
+#define SD_XP_REC_MAGIC 0x52584453u /* "SDXR" */
+#define SD_XP_REC_LIVE 1u
+#define SD_XP_REC_DEAD 2u
+#define SD_XP_REC_SIZE 4096u
+
+struct sd_xp_record {
+	uint32_t magic;
+	_Atomic uint32_t state; /* SD_XP_REC_LIVE until stop, destroy or exit */
+	uint32_t pid;
+	uint32_t access_mask;
+	uint64_t export_id;
+	uint64_t addr, len;
+	uint8_t token[SD_XP_TOKEN_LEN];
+};
+
+/* Path of the record of (pid, start time, export id); `tmp` picks /tmp over /dev/shm. */
+void sd_xp_record_path(char *out, size_t size, bool tmp, uint32_t pid, uint64_t start_time, uint64_t export_id);
+
+/* Exporter: create, publish and lock a record.  0 or errno. */
+struct sd_xp_export;
+int sd_xp_record_create(struct sd_xp_export *exp);
+/* Exporter: mark dead, unlink, unlock and unmap (only the creating process flips it). */
+void sd_xp_record_retire(struct sd_xp_export *exp);
+/* Remove records left behind by exporters that died without cleaning up. */
+void sd_xp_record_sweep(void);
+
+/*
+ * Export state of one mmap while it is started and exported.
+ */
+
+struct sd_xp_desc_slot {
+	const void *node; /* struct sd_device the descriptor names */
+	uint8_t bytes[SD_XP_DESC_LEN];
+};
+
+struct sd_xp_export {
+	uint32_t owner_pid;  /* process that created it (a fork child never retires it) */
+	struct sd_xp_desc base; /* fields every descriptor of this export shares */
+	bool record_tmp;
+	char record_path[128];
+	int record_fd;            /* holds the liveness lock */
+	struct sd_xp_record *rec; /* shared page, writable */
+	int shared_fd;            /* file kept open for importers, -1 when none */
+	uint32_t nslots, cap;
+	struct sd_xp_desc_slot *slots;
+	struct sd_xp_export *next; /* registry of this process's live exports */
+};
+
+/* Look for a shared file behind [addr, addr + len); fills `sh` (fd is a dup we own). */
+bool sd_xp_shared_find(uint64_t addr, uint64_t len, bool writable, struct sd_xp_shared *sh);
+
+/* Registry: the record page of live export `export_id` of this process, mapped again for a self-import. */
+struct sd_xp_record *sd_xp_export_map_own_record(uint64_t export_id, const uint8_t *token);
+
+/*
+ * Import state: how the importer reaches the exporter's bytes.
+ */
+
+enum sd_xp_path {
+	SD_XP_PATH_NONE = 0, /* nothing reachable: every access fails */
+	SD_XP_PATH_SELF,     /* same process: plain memcpy */
+	SD_XP_PATH_SHARED,   /* shared file mapped here: memcpy */
+	SD_XP_PATH_VM,       /* process_vm_readv / process_vm_writev */
+	SD_XP_PATH_PROCMEM,  /* pread / pwrite on /proc/PID/mem */
+};
+
+struct sd_xp_import {
+	enum sd_xp_path path;
+	uint32_t pid;
+	uint64_t addr, len; /* exported range (exporter addresses) */
+	bool writable;      /* export grants PCI_READ_WRITE */
+	struct sd_xp_record *rec; /* mapped read-only; NULL when dead at import */
+	int rec_fd;         /* to ask who holds the liveness lock, -1 when none */
+	int mem_fd;         /* /proc/PID/mem for SD_XP_PATH_PROCMEM */
+	uint8_t *base;      /* local view of `page` for SELF and SHARED */
+	uint64_t page;      /* exporter address that `base` maps */
+	size_t map_len;     /* bytes mapped at base (SHARED) */
+	_Atomic int dead;   /* sticky once the export was seen gone */
+	_Atomic uint64_t next_lock_check_ns; /* SHARED: throttle of the lock check */
+};
+
+/* Choose and probe a data path for `imp` (after the record is attached). */
+doca_error_t sd_xp_access_open(struct sd_xp_import *imp, const struct sd_xp_desc *d, const char *func);
+/* Release what sd_xp_access_open acquired. */
+void sd_xp_access_close(struct sd_xp_import *imp);
+
+/* Copy through the chosen path; DOCA_ERROR_IO_FAILED when the export is gone. */
+doca_error_t sd_xp_access_read(struct sd_xp_import *imp, void *dst, uint64_t raddr, size_t len);
+doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const void *src, size_t len);
+
+/* Does the exporter still hold its liveness lock (it runs, and has not exec'd)? */
+bool sd_xp_lock_held(const struct sd_xp_import *imp);
+
+/* Name of a path for diagnostics. */
+const char *sd_xp_path_name(enum sd_xp_path path);
+
+#endif /* SD_XPROC_PRIV_H */
