@@ -318,6 +318,7 @@ struct xt_peer {
 	FILE *to, *from;
 	char desc_path[256];
 	uint64_t addr, len;
+	int exporter_pid; /* the process that exported (differs from pid with --daemon) */
 	uint8_t desc[512];
 	size_t desc_len;
 };
@@ -397,7 +398,7 @@ static inline bool xt_exporter_start(struct xt_peer *p, const char *mem, const c
 	if (!xt_peer_cmd(p, NULL, reply, sizeof(reply)))
 		return false;
 	unsigned long long a, l;
-	if (sscanf(reply, "ready %llx %llu", &a, &l) != 2) {
+	if (sscanf(reply, "ready %llx %llu %d", &a, &l, &p->exporter_pid) != 3) {
 		fprintf(stderr, "exporter said: %s\n", reply);
 		return false;
 	}

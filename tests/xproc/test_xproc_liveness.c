@@ -1,0 +1,289 @@
+/*
+ * The importer is cut off the moment the export ends (02 §6.4, D-3,
+ * D-37): the exporter is killed in the middle of a stream of copies,
+ * stops or destroys its mmap (and reuses the memory) while the importer
+ * is busy, exits, or execs another program.  Tasks then fail with
+ * DOCA_ERROR_IO_FAILED within 100 ms, never hang, and never report bytes
+ * of memory the exporter had already taken back.  Stale descriptors
+ * (exporter gone, or restarted) are refused or cut off.
+ *
+ * Run once per SOFTDOCA_XPROC_PATH; argv[1] is the xproc_peer program.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "xproc_test.h"
+
+#define CHUNK (1u << 20)
+
+struct stream {
+	struct xt_peer peer;
+	struct doca_dev *dev;
+	struct doca_mmap *remote, *local;
+	uint8_t *mem;
+	struct xt_dma x;
+	struct doca_buf *src, *dst;
+	size_t len;
+};
+
+static bool stream_open(struct stream *s, const char *mem, size_t len, uint32_t seed)
+{
+	memset(s, 0, sizeof(*s));
+	s->len = len;
+	if (!xt_exporter_start(&s->peer, mem, "rw", XT_HOST_PCI, len, seed, NULL))
+		return false;
+	s->dev = xt_open_dev(XT_DPU_PCI);
+	s->mem = malloc(len);
+	if (s->dev == NULL || s->mem == NULL ||
+	    doca_mmap_create_from_export(NULL, s->peer.desc, s->peer.desc_len, s->dev, &s->remote) != DOCA_SUCCESS)
+		return false;
+	s->local = xt_local_mmap(s->dev, s->mem, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (s->local == NULL || !xt_dma_start(&s->x, s->dev, 4))
+		return false;
+	s->src = xt_src(&s->x, s->remote, s->peer.addr, len);
+	s->dst = xt_dst(&s->x, s->local, (uintptr_t)s->mem, len);
+	return s->src != NULL && s->dst != NULL;
+}
+
+/* One full read of the export; the destination is emptied first. */
+static doca_error_t stream_read(struct stream *s)
+{
+	memset(s->mem, 0, s->len);
+	doca_buf_reset_data_len(s->dst);
+	return xt_dma_copy(&s->x, s->src, s->dst);
+}
+
+static void stream_close(struct stream *s)
+{
+	char reply[64];
+
+	doca_buf_dec_refcount(s->src, NULL);
+	doca_buf_dec_refcount(s->dst, NULL);
+	xt_dma_stop(&s->x);
+	if (s->remote)
+		CHECK_OK(doca_mmap_destroy(s->remote));
+	if (s->local)
+		CHECK_OK(doca_mmap_destroy(s->local));
+	if (s->dev)
+		CHECK_OK(doca_dev_close(s->dev));
+	if (s->peer.pid > 0 && s->peer.to != NULL)
+		xt_peer_cmd(&s->peer, "quit", reply, sizeof(reply));
+	xt_peer_finish(&s->peer);
+	free(s->mem);
+}
+
+/*
+ * A thread does `act` to the exporter after `delay_ms`, then notes the
+ * time at which it was done; the main thread streams reads meanwhile.
+ */
+struct actor {
+	struct stream *s;
+	const char *cmd; /* a peer command, or NULL to SIGKILL the exporter */
+	int delay_ms;
+	_Atomic double done_ms; /* 0 until the act is complete */
+	pthread_t thread;
+};
+
+static void *actor_main(void *arg)
+{
+	struct actor *a = arg;
+	char reply[64];
+
+	usleep((useconds_t)a->delay_ms * 1000);
+	if (a->cmd == NULL) {
+		kill(a->s->peer.pid, SIGKILL);
+	} else if (!xt_peer_cmd(&a->s->peer, a->cmd, reply, sizeof(reply)) || strcmp(reply, "ok") != 0) {
+		fprintf(stderr, "exporter answered '%s' to %s\n", reply, a->cmd);
+	}
+	atomic_store(&a->done_ms, xt_now_ms());
+	return NULL;
+}
+
+/*
+ * Stream until a task fails.  Every successful read must carry the
+ * exporter's pattern; a read that started after the act was complete must
+ * fail; the failure must come within 100 ms of the act.
+ */
+static void stream_until_cut_off(struct stream *s, uint32_t seed, const char *cmd)
+{
+	struct actor a = {.s = s, .cmd = cmd, .delay_ms = 30};
+	doca_error_t err = DOCA_SUCCESS;
+	int ok_after_act = 0, bad_bytes = 0;
+	long reads = 0;
+	double fail_ms = 0;
+
+	REQUIRE(pthread_create(&a.thread, NULL, actor_main, &a) == 0);
+	while (reads < 1000000) {
+		double start = xt_now_ms();
+		double done_before = atomic_load(&a.done_ms);
+		err = stream_read(s);
+		reads++;
+		if (err != DOCA_SUCCESS) {
+			fail_ms = xt_now_ms();
+			break;
+		}
+		if (xt_verify(s->mem, s->len, seed, 0) >= 0)
+			bad_bytes++;
+		if (done_before != 0 && start > done_before)
+			ok_after_act++;
+		if (done_before != 0 && xt_now_ms() - done_before > 2000)
+			break; /* never cut off: fail below rather than loop on */
+	}
+	pthread_join(a.thread, NULL);
+	CHECK_ERR(err, DOCA_ERROR_IO_FAILED);
+	CHECK(bad_bytes == 0);
+	CHECK(ok_after_act == 0);
+	CHECK(fail_ms - atomic_load(&a.done_ms) < 100.0);
+	CHECK(reads > 1); /* the stream did run before the act */
+}
+
+static void killed_mid_stream(const char *mem)
+{
+	struct stream s;
+
+	REQUIRE(stream_open(&s, mem, 4 * CHUNK, 5));
+	stream_until_cut_off(&s, 5, NULL);
+	/* Still dead afterwards, and the import can still be destroyed. */
+	CHECK_ERR(stream_read(&s), DOCA_ERROR_IO_FAILED);
+	stream_close(&s);
+}
+
+static void exporter_killed_mid_stream_heap(void)
+{
+	killed_mid_stream("heap");
+}
+
+static void exporter_killed_mid_stream_memfd(void)
+{
+	killed_mid_stream("memfd");
+}
+
+static void stopped_while_busy(const char *mem, const char *cmd)
+{
+	struct stream s;
+
+	REQUIRE(stream_open(&s, mem, CHUNK, 6));
+	stream_until_cut_off(&s, 6, cmd);
+	stream_close(&s);
+}
+
+static void exporter_stops_and_reuses_memory_while_busy_heap(void)
+{
+	stopped_while_busy("heap", "stop-scribble");
+}
+
+static void exporter_stops_and_reuses_memory_while_busy_memfd(void)
+{
+	stopped_while_busy("memfd", "stop-scribble");
+}
+
+static void exporter_destroys_and_reuses_memory_while_busy(void)
+{
+	stopped_while_busy("heap", "destroy-scribble");
+	stopped_while_busy("shm", "destroy-scribble");
+}
+
+/* A command that ends the exporter's process image; then reads fail at once. */
+static void ends_with(const char *mem, const char *cmd, const char *answer)
+{
+	struct stream s;
+	char reply[64];
+
+	REQUIRE(stream_open(&s, mem, CHUNK, 7));
+	CHECK_OK(stream_read(&s));
+	REQUIRE(xt_peer_cmd(&s.peer, cmd, reply, sizeof(reply)));
+	CHECK(strcmp(reply, answer) == 0);
+	usleep(20000); /* the exit or exec itself */
+	double t0 = xt_now_ms();
+	CHECK_ERR(stream_read(&s), DOCA_ERROR_IO_FAILED);
+	CHECK(xt_now_ms() - t0 < 100.0);
+	kill(s.peer.pid, SIGKILL); /* the exec'd program, if any */
+	stream_close(&s);
+}
+
+static void exporter_exit_cuts_off_importers(void)
+{
+	ends_with("heap", "exit", "bye");
+	ends_with("memfd", "exit", "bye");
+}
+
+static void exporter_exec_cuts_off_importers(void)
+{
+	ends_with("heap", "exec", "execing");
+	ends_with("memfd", "exec", "execing");
+}
+
+/* A descriptor of a process that is gone, or of an export since replaced. */
+static void replayed_descriptors_are_refused_or_cut_off(void)
+{
+	struct xt_peer a, b;
+	struct doca_dev *dev = xt_open_dev(XT_DPU_PCI);
+	struct doca_mmap *imp = NULL;
+	uint8_t old[512];
+	size_t old_len;
+	char reply[64];
+
+	REQUIRE(dev != NULL);
+	REQUIRE(xt_exporter_start(&a, "heap", "rw", XT_HOST_PCI, 65536, 8, NULL));
+	memcpy(old, a.desc, a.desc_len);
+	old_len = a.desc_len;
+	/* Same process, new export: the old descriptor imports but cannot reach anything. */
+	REQUIRE(xt_peer_cmd(&a, "reexport", reply, sizeof(reply)) && strncmp(reply, "ready", 5) == 0);
+	REQUIRE(xt_peer_reload_desc(&a));
+	CHECK(memcmp(old, a.desc, old_len) != 0);
+	XT_QUIET_OK(doca_mmap_create_from_export(NULL, old, old_len, dev, &imp));
+	{
+		struct stream s = {.dev = dev, .remote = imp, .len = 4096};
+		s.mem = malloc(4096);
+		s.local = xt_local_mmap(dev, s.mem, 4096, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+		REQUIRE(s.local != NULL && xt_dma_start(&s.x, dev, 4));
+		s.src = xt_src(&s.x, imp, a.addr, 4096);
+		s.dst = xt_dst(&s.x, s.local, (uintptr_t)s.mem, 4096);
+		CHECK_ERR(stream_read(&s), DOCA_ERROR_IO_FAILED);
+		doca_buf_dec_refcount(s.src, NULL);
+		doca_buf_dec_refcount(s.dst, NULL);
+		xt_dma_stop(&s.x);
+		CHECK_OK(doca_mmap_destroy(s.local));
+		free(s.mem);
+	}
+	CHECK_OK(doca_mmap_destroy(imp));
+	/* The exporter process ends and another one starts: the old descriptor is stale. */
+	memcpy(old, a.desc, a.desc_len);
+	old_len = a.desc_len;
+	xt_peer_cmd(&a, "quit", reply, sizeof(reply));
+	CHECK(xt_peer_finish(&a) == 0);
+	REQUIRE(xt_exporter_start(&b, "heap", "rw", XT_HOST_PCI, 65536, 8, NULL));
+	imp = (void *)0x1;
+	XT_REJECT(doca_mmap_create_from_export(NULL, old, old_len, dev, &imp), DOCA_ERROR_INVALID_VALUE,
+		  "doca_mmap_create_from_export");
+	CHECK(imp == (void *)0x1);
+	/* The new exporter's own descriptor works. */
+	XT_QUIET_OK(doca_mmap_create_from_export(NULL, b.desc, b.desc_len, dev, &imp));
+	CHECK_OK(doca_mmap_destroy(imp));
+	/* Killed and reaped: refused at import. */
+	kill(b.pid, SIGKILL);
+	xt_peer_finish(&b);
+	XT_REJECT(doca_mmap_create_from_export(NULL, b.desc, b.desc_len, dev, &imp), DOCA_ERROR_INVALID_VALUE,
+		  "doca_mmap_create_from_export");
+	CHECK_OK(doca_dev_close(dev));
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s XPROC_PEER\n", argv[0]);
+		return 2;
+	}
+	xt_peer_exe = argv[1];
+	signal(SIGPIPE, SIG_IGN);
+	xt_capture_log();
+	SD_RUN(exporter_killed_mid_stream_heap);
+	SD_RUN(exporter_killed_mid_stream_memfd);
+	SD_RUN(exporter_stops_and_reuses_memory_while_busy_heap);
+	SD_RUN(exporter_stops_and_reuses_memory_while_busy_memfd);
+	SD_RUN(exporter_destroys_and_reuses_memory_while_busy);
+	SD_RUN(exporter_exit_cuts_off_importers);
+	SD_RUN(exporter_exec_cuts_off_importers);
+	SD_RUN(replayed_descriptors_are_refused_or_cut_off);
+	return sd_test_done();
+}
