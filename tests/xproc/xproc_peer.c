@@ -98,6 +98,14 @@ static uint8_t *peer_alloc(const char *kind, size_t size)
 	return aligned_alloc(4096, (size + 4095) & ~(size_t)4095);
 }
 
+static void peer_free(const char *kind, uint8_t *mem, size_t size)
+{
+	if (strcmp(kind, "heap") == 0)
+		free(mem);
+	else if (mem != NULL)
+		munmap(mem, size);
+}
+
 static void peer_shm_cleanup(const char *kind)
 {
 	char name[64];
@@ -167,6 +175,7 @@ static bool peer_command(struct exporter *e, char *line)
 		printf("bye\n");
 		fflush(stdout);
 		peer_shm_cleanup(e->o->mem);
+		peer_free(e->o->mem, e->mem, e->o->size);
 		exit(0); /* no library cleanup: only what exit itself runs */
 	} else if (strcmp(line, "exec") == 0) {
 		printf("execing\n");
@@ -219,6 +228,7 @@ static int peer_exporter(struct peer_opts *o)
 		doca_mmap_destroy(e.mmap);
 	doca_dev_close(e.dev);
 	peer_shm_cleanup(o->mem);
+	peer_free(o->mem, e.mem, o->size);
 	return 0;
 }
 
@@ -266,61 +276,80 @@ static const char *peer_path_seen(void)
 	return "unknown";
 }
 
-static int peer_importer(struct peer_opts *o)
+/* Copy the remote range to or from `mem` as --op says. */
+static doca_error_t peer_copy(struct peer_opts *o, struct xt_dma *x, struct doca_mmap *remote,
+			      struct doca_mmap *local, uint8_t *mem)
 {
-	uint8_t desc[512];
-	long n = o->desc ? xt_read_file(o->desc, desc, sizeof(desc)) : -1;
-	struct doca_dev *dev = xt_open_dev(o->dev);
+	bool read = strcmp(o->op, "read") == 0;
+	doca_error_t err = DOCA_SUCCESS;
+
+	if (!read && strcmp(o->op, "write") != 0)
+		return DOCA_SUCCESS;
+	if (!read)
+		xt_fill(mem, o->len, o->seed, 0);
+	struct doca_buf *s = read ? xt_src(x, remote, o->addr, o->len) : xt_src(x, local, (uintptr_t)mem, o->len);
+	struct doca_buf *d = read ? xt_dst(x, local, (uintptr_t)mem, o->len) : xt_dst(x, remote, o->addr, o->len);
+	err = s && d ? xt_dma_copy(x, s, d) : DOCA_ERROR_NO_MEMORY;
+	if (read && err == DOCA_SUCCESS && xt_verify(mem, o->len, o->seed, 0) >= 0)
+		err = DOCA_ERROR_UNEXPECTED;
+	doca_buf_dec_refcount(s, NULL);
+	doca_buf_dec_refcount(d, NULL);
+	return err;
+}
+
+static int peer_import_run(struct peer_opts *o, struct doca_dev *dev, uint8_t *mem, const uint8_t *desc, size_t n)
+{
 	struct doca_mmap *remote = NULL, *local = NULL;
-	uint8_t *mem = malloc(o->len ? o->len : 1);
 	struct xt_dma x;
 	doca_error_t err;
 
-	xt_capture_log();
-	if (n <= 0 || dev == NULL || mem == NULL || o->len == 0) {
-		printf("err setup\n");
-		return 1;
-	}
 	if ((o->seccomp && !peer_block_vm_calls()) || (o->drop_ptrace && !peer_drop_ptrace())) {
 		printf("err cannot restrict this process\n");
 		return 1;
 	}
-	err = doca_mmap_create_from_export(NULL, desc, (size_t)n, dev, &remote);
+	err = doca_mmap_create_from_export(NULL, desc, n, dev, &remote);
 	if (err != DOCA_SUCCESS) {
 		printf("err %s: %s\n", doca_error_get_name(err), xt_last_err);
 		return 1;
 	}
+	const char *path = peer_path_seen();
 	local = xt_local_mmap(dev, mem, o->len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	if (local == NULL || !xt_dma_start(&x, dev, 8)) {
 		printf("err dma setup\n");
-		return 1;
+		err = DOCA_ERROR_INITIALIZATION;
+	} else {
+		err = peer_copy(o, &x, remote, local, mem);
+		xt_dma_stop(&x);
 	}
-	const char *path = peer_path_seen();
-	if (strcmp(o->op, "read") == 0) {
-		struct doca_buf *s = xt_src(&x, remote, o->addr, o->len), *d = xt_dst(&x, local, (uintptr_t)mem, o->len);
-		err = s && d ? xt_dma_copy(&x, s, d) : DOCA_ERROR_NO_MEMORY;
-		if (err == DOCA_SUCCESS && xt_verify(mem, o->len, o->seed, 0) >= 0)
-			err = DOCA_ERROR_UNEXPECTED;
-		doca_buf_dec_refcount(s, NULL);
-		doca_buf_dec_refcount(d, NULL);
-	} else if (strcmp(o->op, "write") == 0) {
-		xt_fill(mem, o->len, o->seed, 0);
-		struct doca_buf *s = xt_src(&x, local, (uintptr_t)mem, o->len), *d = xt_dst(&x, remote, o->addr, o->len);
-		err = s && d ? xt_dma_copy(&x, s, d) : DOCA_ERROR_NO_MEMORY;
-		doca_buf_dec_refcount(s, NULL);
-		doca_buf_dec_refcount(d, NULL);
-	}
-	xt_dma_stop(&x);
+	if (local != NULL)
+		doca_mmap_destroy(local);
 	doca_mmap_destroy(remote);
-	doca_mmap_destroy(local);
-	doca_dev_close(dev);
-	free(mem);
 	if (err != DOCA_SUCCESS) {
 		printf("err %s\n", doca_error_get_name(err));
 		return 1;
 	}
 	printf("ok %s\n", path);
 	return 0;
+}
+
+static int peer_importer(struct peer_opts *o)
+{
+	uint8_t desc[512];
+	long n = o->desc ? xt_read_file(o->desc, desc, sizeof(desc)) : -1;
+	struct doca_dev *dev = xt_open_dev(o->dev);
+	uint8_t *mem = malloc(o->len ? o->len : 1);
+	int rc = 1;
+
+	setvbuf(stdout, NULL, _IOLBF, 0); /* lines reach the test even if exit handlers die */
+	xt_capture_log();
+	if (n <= 0 || dev == NULL || mem == NULL || o->len == 0)
+		printf("err setup\n");
+	else
+		rc = peer_import_run(o, dev, mem, desc, (size_t)n);
+	free(mem);
+	if (dev != NULL)
+		doca_dev_close(dev);
+	return rc;
 }
 
 int main(int argc, char **argv)
