@@ -27,7 +27,7 @@ quietly() {
 }
 
 step "checking Debian packages"
-tools/ensure-packages.sh meson ninja-build gcc libc6-dev pkg-config python3
+tools/ensure-packages.sh meson ninja-build gcc libc6-dev pkg-config python3 libjson-c-dev
 
 step "building softdoca and installing it into $prefix"
 if [ ! -f build-demo/build.ninja ]; then
