@@ -13,12 +13,18 @@
  * Every access checks, in this order: the range lies in the export; the
  * export is live (the record's state word, a plain load); then copies; then
  * checks again, so that bytes read from memory the exporter gave up in the
- * meantime are never reported as a success.  For the vm path the exporter's
- * liveness lock is asked too (one fcntl): that is what proves the pid still
- * names the exporter, since a killed process cannot flip its record.  The
- * procmem path needs no such check (its descriptor is tied to the
- * exporter's address space, not to the pid), and the shared path asks at
- * most once per millisecond (its memory cannot be recycled by a pid).
+ * meantime are never reported as a success.
+ *
+ * A process that exits loses its address space at once, so the vm calls
+ * fail (ESRCH) and /proc/PID/mem reads end, on the very next copy.  What a
+ * dead exporter cannot do is flip its record, and a pid is a name that can
+ * be recycled, and a process that execs keeps its pid: for those the
+ * importer asks who holds the exporter's liveness lock (one fcntl).  That
+ * question costs as much as a small copy, so it is asked at most once per
+ * millisecond per import, and always first after a pause: a pid is only
+ * reused after the kernel's pid counter wraps, which takes far longer than
+ * that.  The procmem path needs no such question (its descriptor is tied
+ * to the exporter's address space, not to its pid).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +42,7 @@
 
 /* One system call moves at most this much, so a stop cuts a long copy short. */
 #define SD_XP_CHUNK ((size_t)64 << 20)
-/* The shared path re-asks the liveness lock at most this often. */
+/* The vm and shared paths re-ask the liveness lock at most this often. */
 #define SD_XP_LOCK_PERIOD_NS 1000000ull
 
 const char *sd_xp_path_name(enum sd_xp_path path)
@@ -186,7 +192,7 @@ doca_error_t sd_xp_access_read(struct sd_xp_import *imp, void *dst, uint64_t rad
 	case SD_XP_PATH_VM:
 		err = sd_xp_vm_copy(imp, dst, raddr, len, false);
 		/* The copy came from the exporter only if the pid still names it now. */
-		if (err == 0 && !sd_xp_lock_held(imp))
+		if (err == 0 && !sd_xp_lock_held_throttled(imp))
 			err = ESRCH;
 		break;
 	case SD_XP_PATH_PROCMEM:
@@ -219,7 +225,7 @@ doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const 
 		break;
 	case SD_XP_PATH_VM:
 		/* Writes cannot be taken back: make sure the pid is still the exporter first. */
-		if (!sd_xp_lock_held(imp))
+		if (!sd_xp_lock_held_throttled(imp))
 			return sd_xp_gone(imp);
 		err = sd_xp_vm_copy(imp, (uint8_t *)(uintptr_t)src, raddr, len, true);
 		break;
