@@ -3,13 +3,15 @@
  *
  * SOFTDOCA_DMA_WORKERS=N (1..64) starts N threads on the first job; unset
  * or 0 keeps every copy inside doca_pe_progress, the default.  The queue is
- * a plain mutex + condition variable FIFO: this mode trades the default
- * mode's zero-syscall path for copies that overlap the application's
- * thread.  Workers are stopped and joined at process exit so no thread
- * outlives the library.
+ * a mutex-protected FIFO.  An idle worker first spins for a short while
+ * (jobs usually come in bursts: a completion callback resubmits at once)
+ * and only then sleeps on a condition variable; a post signals only when a
+ * worker sleeps, so a busy pipeline makes no system call.  Workers are
+ * stopped and joined at process exit so no thread outlives the library.
  */
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 
 #include "sd_engine.h"
@@ -25,6 +27,8 @@ static struct {
 	struct sd_async_job *head, *tail;
 	bool started;
 	bool stopping;
+	unsigned sleepers;     /* workers waiting on `wake` */
+	atomic_uint queued;    /* jobs in the FIFO, read while spinning */
 	unsigned running; /* threads actually created */
 	pthread_t threads[SD_WORKERS_MAX];
 } sd_workers = {
@@ -58,6 +62,29 @@ unsigned priv_doca_engine_workers(void)
 	return sd_workers.configured;
 }
 
+/* Polls of the queue before an idle worker goes to sleep (a few microseconds). */
+#define SD_WORKER_SPIN 2000
+
+static inline void sd_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/* Spin a little while the queue is empty; true when a job showed up. */
+static bool sd_worker_spin(void)
+{
+	for (int i = 0; i < SD_WORKER_SPIN; i++) {
+		if (atomic_load_explicit(&sd_workers.queued, memory_order_relaxed) != 0)
+			return true;
+		sd_cpu_relax();
+	}
+	return false;
+}
+
 static void *sd_worker_main(void *arg)
 {
 	(void)arg;
@@ -65,14 +92,23 @@ static void *sd_worker_main(void *arg)
 	for (;;) {
 		struct sd_async_job *job;
 
-		while (sd_workers.head == NULL && !sd_workers.stopping)
+		if (sd_workers.head == NULL && !sd_workers.stopping) {
+			pthread_mutex_unlock(&sd_workers.lock);
+			(void)sd_worker_spin();
+			pthread_mutex_lock(&sd_workers.lock);
+		}
+		while (sd_workers.head == NULL && !sd_workers.stopping) {
+			sd_workers.sleepers++;
 			pthread_cond_wait(&sd_workers.wake, &sd_workers.lock);
+			sd_workers.sleepers--;
+		}
 		if (sd_workers.head == NULL)
 			break; /* stopping, and nothing left to run */
 		job = sd_workers.head;
 		sd_workers.head = job->next;
 		if (sd_workers.head == NULL)
 			sd_workers.tail = NULL;
+		atomic_fetch_sub_explicit(&sd_workers.queued, 1, memory_order_relaxed);
 		pthread_mutex_unlock(&sd_workers.lock);
 		job->run(job);
 		pthread_mutex_lock(&sd_workers.lock);
@@ -110,7 +146,9 @@ void priv_doca_engine_post(struct sd_async_job *job)
 		else
 			sd_workers.head = job;
 		sd_workers.tail = job;
-		pthread_cond_signal(&sd_workers.wake);
+		atomic_fetch_add_explicit(&sd_workers.queued, 1, memory_order_relaxed);
+		if (sd_workers.sleepers != 0)
+			pthread_cond_signal(&sd_workers.wake);
 	}
 	pthread_mutex_unlock(&sd_workers.lock);
 	if (run_here)
@@ -132,6 +170,7 @@ bool priv_doca_engine_cancel(struct sd_async_job *job)
 			prev->next = j->next;
 		if (sd_workers.tail == j)
 			sd_workers.tail = prev;
+		atomic_fetch_sub_explicit(&sd_workers.queued, 1, memory_order_relaxed);
 		removed = true;
 		break;
 	}
