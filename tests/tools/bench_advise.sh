@@ -1,0 +1,18 @@
+#!/bin/bash
+# softdoca-bench --advise: for each size the candidates with their numbers,
+# then one recommendation that names the rule it applied.
+. "$(dirname "$0")/lib.sh"
+BENCH=$1
+
+run advise 0 "$BENCH" --advise 64,64K --tasks 300
+has advise out "^Advice: which data path for which job size"
+has advise out "^Rule: 1\. dma when it reaches >= 0\.90x of the fastest candidate; 2\. otherwise the fastest\.$"
+has advise out "^64 B:$"
+has advise out "^64 KiB:$"
+[ "$(grep -Ec '^  dma +[0-9.]+ GB/s +[0-9.]+ [kMG]? ?jobs/s$' "$TMP/advise.out")" = 2 ] || fail "two dma lines"
+[ "$(grep -Ec '^  memcpy +[0-9.]+ GB/s' "$TMP/advise.out")" = 2 ] || fail "two memcpy lines"
+[ "$(grep -Ec '^  comch ' "$TMP/advise.out")" = 2 ] || fail "two comch lines"
+has advise out "^  comch +n/a"
+[ "$(grep -Ec '^  -> (dma|memcpy|comch) \(rule [12]: ' "$TMP/advise.out")" = 2 ] ||
+	fail "two recommendations naming their rule"
+finish

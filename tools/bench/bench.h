@@ -1,0 +1,277 @@
+/*
+ * bench.h - softdoca-bench: DOCA DMA against the other ways of moving
+ * bytes, measured in one run on the same buffers.
+ *
+ * Like softdoca-caps, the bench uses only the public DOCA API: it measures
+ * what an application gets.  Pieces:
+ *   bench_args.c      command line
+ *   bench_plan.c      which measurements a run makes (sizes x methods)
+ *   bench_pool.c      worker threads, one PE + one DMA context each, pinned
+ *   bench_dma.c       DMA memcpy tasks: throughput and latency loops
+ *   bench_cpu.c       the CPU baselines: memcpy and process_vm_readv
+ *   bench_comch.c     Comch messages, through libdoca_comch opened at run time
+ *   bench_remote.c    the companion process that exports memory (--mem remote)
+ *   bench_hist.c      latency histogram and percentiles
+ *   bench_clock.c     the tick clock
+ *   bench_report.c    tables, targets, CSV
+ *   bench_plot.c      PNG plot through gnuplot
+ *   bench_progress.c  progress bar on stderr
+ *   bench_advise.c    --advise: which data path for which size, and why
+ */
+#ifndef BENCH_H_
+#define BENCH_H_
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <doca_error.h>
+
+#define KIB ((size_t)1024)
+#define MIB (KIB * 1024)
+#define GIB (MIB * 1024)
+
+#define BENCH_MAX_DEPTH 256   /* tasks in flight per thread */
+#define BENCH_MAX_THREADS 64
+#define BENCH_MAX_SIZES 64
+#define BENCH_MAX_SIZE GIB     /* largest job size accepted */
+#define BENCH_SIDE_CAP (32 * MIB) /* bytes of sources (and of destinations) per thread */
+
+/* Exit status of the bench (documented in the README and --help). */
+enum bench_exit {
+	BENCH_EXIT_OK = 0,
+	BENCH_EXIT_USAGE = 1,
+	BENCH_EXIT_FAILED = 2,	    /* a DOCA call, a copy or a verification failed */
+	BENCH_EXIT_UNAVAILABLE = 3, /* the requested memory mode is not available here */
+};
+
+enum bench_mode { BENCH_THROUGHPUT, BENCH_LATENCY };
+enum bench_mem { BENCH_MEM_LOCAL, BENCH_MEM_REMOTE };
+enum bench_method { METHOD_DMA, METHOD_MEMCPY, METHOD_PVR, METHOD_COMCH, METHOD_COUNT };
+
+struct bench_options {
+	enum bench_mode mode;
+	enum bench_mem mem;
+	size_t sizes[BENCH_MAX_SIZES];
+	unsigned int n_sizes;
+	unsigned int queue_depth;
+	double duration_s; /* per measurement */
+	uint64_t tasks;	   /* per thread and measurement; 0: use duration_s */
+	unsigned int threads;
+	const char *pci_addr;
+	const char *csv_path;
+	const char *plot_path;
+	bool progress; /* --progress: draw the bar even when stderr is not a tty */
+	bool verify;
+	bool baselines;
+	bool targets;
+	size_t advise_sizes[BENCH_MAX_SIZES];
+	unsigned int n_advise;
+};
+
+/* One measurement of the plan. */
+struct bench_point {
+	size_t size;
+	enum bench_method method;
+	enum bench_mode mode;
+	unsigned int threads;
+	unsigned int depth;
+};
+
+#define BENCH_NOTE_LEN 160
+
+struct bench_latency {
+	double p50, p90, p99, p999, max; /* nanoseconds */
+};
+
+struct bench_result {
+	struct bench_point point;
+	bool available;		    /* false: not measured, `note` says why */
+	char note[BENCH_NOTE_LEN];  /* why not, or a remark on how it was measured */
+	unsigned int depth_used;    /* tasks or copies in flight per thread */
+	uint64_t ops;		    /* all threads */
+	double seconds;		    /* longest thread */
+	double ops_per_s;
+	double bytes_per_s;
+	struct bench_latency lat;   /* latency mode only */
+	uint64_t errors;	    /* failed tasks or copies */
+	uint64_t bad_bytes_jobs;    /* --verify: jobs whose destination differed */
+};
+
+/* ---- clock (bench_clock.c) ---- */
+
+void bench_clock_init(void);
+uint64_t bench_ticks(void);
+/* Ordered read, for latency stamps (not moved before earlier work). */
+uint64_t bench_ticks_fenced(void);
+double bench_ticks_to_s(uint64_t ticks);
+uint64_t bench_s_to_ticks(double seconds);
+
+/* ---- latency histogram (bench_hist.c) ---- */
+
+#define BENCH_HIST_BUCKETS 4608
+
+struct bench_hist {
+	uint64_t count;
+	uint64_t max_ns;
+	uint64_t buckets[BENCH_HIST_BUCKETS];
+};
+
+void bench_hist_reset(struct bench_hist *h);
+void bench_hist_add(struct bench_hist *h, uint64_t ns);
+void bench_hist_merge(struct bench_hist *into, const struct bench_hist *from);
+/* Value (ns) at or below which `fraction` of the samples lie. */
+double bench_hist_percentile(const struct bench_hist *h, double fraction);
+void bench_hist_summary(const struct bench_hist *h, struct bench_latency *lat);
+
+/* ---- data pattern and checks ---- */
+
+/* Byte `offset` of every source region (local, remote and expected copies). */
+static inline uint8_t bench_pattern(size_t offset)
+{
+	return (uint8_t)(((uint32_t)offset * 0x9E3779B1u) >> 24);
+}
+
+void bench_fill_pattern(uint8_t *p, size_t len, size_t first_offset);
+
+/* ---- the remote companion (bench_remote.c) ---- */
+
+struct bench_remote {
+	pid_t pid;
+	int to_child;		/* closing it tells the companion to leave */
+	uint64_t addr;		/* start of its exported buffer, in its address space */
+	size_t len;
+	uint8_t desc[1024];	/* the export descriptor */
+	size_t desc_len;
+	char exporter_pci[16];
+};
+
+/* Fork the companion and wait for its descriptor; BENCH_EXIT_* */
+int bench_remote_start(struct bench_remote *r, size_t len);
+void bench_remote_stop(struct bench_remote *r);
+
+/* ---- worker pool (bench_pool.c) and DMA (bench_dma.c) ---- */
+
+struct bench_worker;
+struct bench;
+
+struct bench {
+	struct bench_options opts;
+	struct doca_dev *dev; /* the DMA device, shared by the workers */
+	char dev_pci[16];
+	size_t side_len;      /* per thread: bytes of sources and of destinations */
+	struct bench_remote remote;
+	bool remote_started;
+
+	/* worker pool */
+	unsigned int n_workers;
+	struct bench_worker *workers[BENCH_MAX_THREADS];
+	pthread_barrier_t go;
+	pthread_barrier_t done;
+	const struct bench_point *current;
+	unsigned int active; /* workers taking part in `current` */
+	bool quit;
+	bool pinned;
+};
+
+/*
+ * Open the device, make `threads` workers with memory for jobs up to
+ * `largest` bytes and their DOCA objects; BENCH_EXIT_*
+ */
+int bench_setup(struct bench *b, size_t largest, unsigned int threads);
+void bench_teardown(struct bench *b);
+
+/* Run one point on the workers and gather the result. */
+void bench_run_point(struct bench *b, const struct bench_point *p, struct bench_result *r);
+
+/* Per-thread parts, called by the pool in the worker thread. */
+struct bench_worker_result {
+	uint64_t ops;
+	uint64_t ticks;
+	uint64_t errors;
+	uint64_t bad_jobs;
+	doca_error_t first_error;
+	unsigned int depth_used;
+	bool unavailable; /* the method is refused here (not a failure): note says why */
+	char note[BENCH_NOTE_LEN];
+};
+
+struct bench_worker *bench_worker_create(struct bench *b, unsigned int index, char *why, size_t why_len);
+void bench_worker_destroy(struct bench_worker *w);
+struct bench_hist *bench_worker_hist(struct bench_worker *w);
+void bench_worker_run(struct bench_worker *w, const struct bench_point *p, struct bench_worker_result *out);
+
+/* Measurement loops, in the worker thread (bench_dma.c, bench_cpu.c). */
+void bench_dma_point(struct bench_worker *w, const struct bench_point *p, struct bench_worker_result *out);
+void bench_cpu_point(struct bench_worker *w, const struct bench_point *p, struct bench_worker_result *out);
+
+/* What a measurement loop needs of its worker (bench_pool.c). */
+struct bench_span {
+	uint8_t *src;	     /* local source side (or local copy of the remote one) */
+	uint8_t *dst;	     /* local destination side */
+	uint64_t remote_src; /* remote source side in the companion, 0 when local */
+	pid_t remote_pid;
+	size_t len;
+};
+void bench_worker_span(const struct bench_worker *w, struct bench_span *span);
+const struct bench_options *bench_worker_opts(const struct bench_worker *w);
+bool bench_worker_is_first(const struct bench_worker *w);
+
+/* How long each measurement runs: ticks for the timed part, and the warm-up. */
+struct bench_budget {
+	uint64_t measure_ticks; /* 0: count mode */
+	uint64_t warm_ticks;
+	uint64_t count;		/* count mode: jobs per thread */
+	uint64_t warm_count;
+};
+void bench_budget_for(const struct bench_options *o, struct bench_budget *budget);
+
+/* Jobs in flight for a size: limited by the depth and by the side length. */
+unsigned int bench_slots_for(size_t side_len, size_t size, unsigned int depth);
+
+/* ---- Comch messages (bench_comch.c) ---- */
+
+struct bench_comch;
+/* NULL with `why` when the library or a Comch pair is not available. */
+struct bench_comch *bench_comch_open(const struct bench_options *o, char *why, size_t why_len);
+void bench_comch_point(struct bench_comch *c, const struct bench_point *p, struct bench_result *r);
+void bench_comch_close(struct bench_comch *c);
+
+/* ---- progress bar (bench_progress.c) ---- */
+
+void bench_progress_init(bool enabled, double planned_seconds, unsigned int points);
+void bench_progress_point(unsigned int index, const char *label);
+void bench_progress_tick(void);
+void bench_progress_done(void);
+
+/* ---- output (bench_report.c, bench_plot.c) ---- */
+
+const char *bench_method_name(enum bench_method m);
+const char *bench_mode_name(enum bench_mode m);
+const char *bench_mem_name(enum bench_mem m);
+void bench_format_size(size_t size, char *buf, size_t len);
+void bench_format_rate(double per_s, char *buf, size_t len);
+
+void bench_print_header(const struct bench *b);
+void bench_print_results(const struct bench *b, const struct bench_result *r, unsigned int n);
+void bench_print_targets(const struct bench_result *r, unsigned int n);
+/* 0, or BENCH_EXIT_FAILED when the file cannot be written. */
+int bench_write_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n);
+int bench_write_plot(const char *png, const struct bench *b, const struct bench_result *r, unsigned int n);
+
+/* The memcpy result of the same size, threads and mode, or NULL. */
+const struct bench_result *bench_find(const struct bench_result *r, unsigned int n, size_t size,
+				      enum bench_method m, enum bench_mode mode, unsigned int threads);
+
+/* ---- --advise (bench_advise.c) ---- */
+
+int bench_advise(struct bench *b, struct bench_comch *comch, const char *comch_why);
+
+/* ---- command line (bench_args.c) ---- */
+
+/* BENCH_EXIT_OK, BENCH_EXIT_USAGE; *done when --help/--version was handled. */
+int bench_parse_args(int argc, char **argv, struct bench_options *o, bool *done);
+
+#endif /* BENCH_H_ */

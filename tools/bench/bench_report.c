@@ -1,0 +1,351 @@
+/*
+ * bench_report.c - what the bench prints: the run's header, one table of
+ * results, the project's performance targets next to the numbers measured,
+ * and the CSV file.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench.h"
+
+const char *bench_method_name(enum bench_method m)
+{
+	static const char *const names[METHOD_COUNT] = {"dma", "memcpy", "pvr", "comch"};
+
+	return (unsigned int)m < METHOD_COUNT ? names[m] : "?";
+}
+
+const char *bench_mode_name(enum bench_mode m)
+{
+	return m == BENCH_LATENCY ? "latency" : "throughput";
+}
+
+const char *bench_mem_name(enum bench_mem m)
+{
+	return m == BENCH_MEM_REMOTE ? "remote" : "local";
+}
+
+void bench_format_size(size_t size, char *buf, size_t len)
+{
+	if (size >= GIB && size % GIB == 0)
+		snprintf(buf, len, "%zu GiB", size / GIB);
+	else if (size >= MIB && size % MIB == 0)
+		snprintf(buf, len, "%zu MiB", size / MIB);
+	else if (size >= KIB && size % KIB == 0)
+		snprintf(buf, len, "%zu KiB", size / KIB);
+	else
+		snprintf(buf, len, "%zu B", size);
+}
+
+void bench_format_rate(double per_s, char *buf, size_t len)
+{
+	if (per_s >= 1e9)
+		snprintf(buf, len, "%.2f G", per_s / 1e9);
+	else if (per_s >= 1e6)
+		snprintf(buf, len, "%.2f M", per_s / 1e6);
+	else if (per_s >= 1e3)
+		snprintf(buf, len, "%.2f k", per_s / 1e3);
+	else
+		snprintf(buf, len, "%.1f", per_s);
+}
+
+const struct bench_result *bench_find(const struct bench_result *r, unsigned int n, size_t size,
+				      enum bench_method m, enum bench_mode mode, unsigned int threads)
+{
+	for (unsigned int i = 0; i < n; i++)
+		if (r[i].available && r[i].point.size == size && r[i].point.method == m && r[i].point.mode == mode &&
+		    r[i].point.threads == threads)
+			return &r[i];
+	return NULL;
+}
+
+static const char *env_or(const char *name, const char *fallback)
+{
+	const char *v = getenv(name);
+
+	return v != NULL && *v != '\0' ? v : fallback;
+}
+
+void bench_print_header(const struct bench *b)
+{
+	const struct bench_options *o = &b->opts;
+
+	if (o->targets)
+		printf("softdoca-bench: --targets (throughput and latency, 1 and 2 threads%s), %s memory, queue depth %u, ",
+		       b->pinned ? ", pinned" : ", not pinned: fewer CPUs than threads", bench_mem_name(o->mem),
+		       o->queue_depth);
+	else
+		printf("softdoca-bench: %s, %s memory, %u thread%s%s, queue depth %u, ", bench_mode_name(o->mode),
+		       bench_mem_name(o->mem), o->threads, o->threads == 1 ? "" : "s",
+		       b->pinned ? " (pinned)" : " (not pinned: fewer CPUs than threads)",
+		       o->mode == BENCH_LATENCY ? 1 : o->queue_depth);
+	if (o->tasks != 0)
+		printf("%llu jobs per thread and measurement\n", (unsigned long long)o->tasks);
+	else
+		printf("%.3g s per measurement\n", o->duration_s);
+	printf("device %s, engine %s, DMA workers %s", b->dev_pci, env_or("SOFTDOCA_ENGINE", "cpu (default)"),
+	       env_or("SOFTDOCA_DMA_WORKERS", "0 (copies run inside doca_pe_progress)"));
+	if (o->mem == BENCH_MEM_REMOTE)
+		printf(", source exported by pid %ld on %s", (long)b->remote.pid, b->remote.exporter_pci);
+	printf("%s\n\n", o->verify ? ", every byte verified" : "");
+}
+
+static double ratio_to_memcpy(const struct bench_result *r, const struct bench_result *all, unsigned int n)
+{
+	const struct bench_result *m =
+		bench_find(all, n, r->point.size, METHOD_MEMCPY, r->point.mode, r->point.threads);
+
+	if (m == NULL || m->bytes_per_s <= 0 || !r->available)
+		return NAN;
+	return r->bytes_per_s / m->bytes_per_s;
+}
+
+static void print_throughput_row(const struct bench_result *r, const struct bench_result *all, unsigned int n)
+{
+	char size[32];
+	char rate[32];
+	double ratio = ratio_to_memcpy(r, all, n);
+
+	bench_format_size(r->point.size, size, sizeof(size));
+	if (!r->available) {
+		printf("%-10s %-7s %7u  %-58s\n", size, bench_method_name(r->point.method), r->point.threads, r->note);
+		return;
+	}
+	bench_format_rate(r->ops_per_s, rate, sizeof(rate));
+	printf("%-10s %-7s %7u %12s %9.2f ", size, bench_method_name(r->point.method), r->point.threads, rate,
+	       r->bytes_per_s / 1e9);
+	if (isnan(ratio))
+		printf("%9s", "-");
+	else
+		printf("%8.2fx", ratio);
+	printf(" %9u  %s\n", r->depth_used, r->note);
+}
+
+static void print_latency_row(const struct bench_result *r)
+{
+	char size[32];
+
+	bench_format_size(r->point.size, size, sizeof(size));
+	if (!r->available) {
+		printf("%-10s %-7s %7u  %s\n", size, bench_method_name(r->point.method), r->point.threads, r->note);
+		return;
+	}
+	printf("%-10s %-7s %7u %9.0f %9.0f %9.0f %9.0f %10.0f %10llu  %s\n", size, bench_method_name(r->point.method),
+	       r->point.threads, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.p999, r->lat.max,
+	       (unsigned long long)r->ops, r->note);
+}
+
+void bench_print_results(const struct bench *b, const struct bench_result *r, unsigned int n)
+{
+	bool any_tput = false;
+	bool any_lat = false;
+
+	(void)b;
+	for (unsigned int i = 0; i < n; i++) {
+		any_tput |= r[i].point.mode == BENCH_THROUGHPUT;
+		any_lat |= r[i].point.mode == BENCH_LATENCY;
+	}
+	if (any_tput) {
+		printf("%-10s %-7s %7s %12s %9s %9s %9s  %s\n", "size", "method", "threads", "jobs/s", "GB/s",
+		       "vs memcpy", "in flight", "note");
+		for (unsigned int i = 0; i < n; i++)
+			if (r[i].point.mode == BENCH_THROUGHPUT)
+				print_throughput_row(&r[i], r, n);
+	}
+	if (any_tput && any_lat)
+		putchar('\n');
+	if (any_lat) {
+		printf("%-10s %-7s %7s %9s %9s %9s %9s %10s %10s  %s\n", "size", "method", "threads", "p50 ns",
+		       "p90 ns", "p99 ns", "p99.9 ns", "max ns", "jobs", "note");
+		for (unsigned int i = 0; i < n; i++)
+			if (r[i].point.mode == BENCH_LATENCY)
+				print_latency_row(&r[i]);
+	}
+	for (unsigned int i = 0; i < n; i++)
+		if (r[i].bad_bytes_jobs != 0 || r[i].errors != 0) {
+			char size[32];
+
+			bench_format_size(r[i].point.size, size, sizeof(size));
+			printf("FAILED: %s %s: %llu failed jobs, %llu jobs with wrong bytes %s\n", size,
+			       bench_method_name(r[i].point.method), (unsigned long long)r[i].errors,
+			       (unsigned long long)r[i].bad_bytes_jobs, r[i].note);
+		}
+}
+
+/* ---- targets ---- */
+
+#define TARGET_64B_RATE 25e6
+#define TARGET_LARGE_RATIO 0.95
+#define TARGET_LARGE_FROM (64 * KIB)
+#define TARGET_P50_NS 150.0
+#define TARGET_P99_NS 1000.0
+#define TARGET_SCALING 1.8
+#define TARGET_IN_CACHE (64 * KIB)
+
+static void target_row(const char *what, const char *measured, const char *target, bool known, bool met)
+{
+	printf("  %-44s %-14s %-12s %s\n", what, known ? measured : "not measured", target,
+	       known ? (met ? "met" : "MISSED") : "(run --targets)");
+}
+
+static void target_rate_64(const struct bench_result *r, unsigned int n)
+{
+	const struct bench_result *d = bench_find(r, n, 64, METHOD_DMA, BENCH_THROUGHPUT, 1);
+	char buf[32] = "";
+
+	if (d != NULL)
+		snprintf(buf, sizeof(buf), "%.2f M/s", d->ops_per_s / 1e6);
+	target_row("64 B DMA jobs per second, one thread", buf, ">= 25 M/s", d != NULL,
+		   d != NULL && d->ops_per_s >= TARGET_64B_RATE);
+}
+
+static void target_large_ratio(const struct bench_result *r, unsigned int n)
+{
+	double worst = INFINITY;
+	size_t worst_size = 0;
+	char what[96] = "DMA / memcpy from 64 KiB up, one thread";
+	char buf[32] = "";
+	char size[32];
+
+	for (unsigned int i = 0; i < n; i++) {
+		const struct bench_result *m;
+
+		if (!r[i].available || r[i].point.method != METHOD_DMA || r[i].point.mode != BENCH_THROUGHPUT ||
+		    r[i].point.threads != 1 || r[i].point.size < TARGET_LARGE_FROM)
+			continue;
+		m = bench_find(r, n, r[i].point.size, METHOD_MEMCPY, BENCH_THROUGHPUT, 1);
+		if (m == NULL || m->bytes_per_s <= 0)
+			continue;
+		if (r[i].bytes_per_s / m->bytes_per_s < worst) {
+			worst = r[i].bytes_per_s / m->bytes_per_s;
+			worst_size = r[i].point.size;
+		}
+	}
+	if (worst_size != 0) {
+		bench_format_size(worst_size, size, sizeof(size));
+		snprintf(what, sizeof(what), "DMA / memcpy from 64 KiB up (worst: %s)", size);
+		snprintf(buf, sizeof(buf), "%.3fx", worst);
+	}
+	target_row(what, buf, ">= 0.95x", worst_size != 0, worst >= TARGET_LARGE_RATIO);
+}
+
+static void target_latency(const struct bench_result *r, unsigned int n)
+{
+	const struct bench_result *d = bench_find(r, n, 64, METHOD_DMA, BENCH_LATENCY, 1);
+	char p50[32] = "";
+	char p99[32] = "";
+
+	if (d != NULL) {
+		snprintf(p50, sizeof(p50), "%.0f ns", d->lat.p50);
+		snprintf(p99, sizeof(p99), "%.0f ns", d->lat.p99);
+	}
+	target_row("64 B DMA latency p50, one thread", p50, "<= 150 ns", d != NULL, d != NULL && d->lat.p50 <= TARGET_P50_NS);
+	target_row("64 B DMA latency p99, one thread", p99, "<= 1 us", d != NULL, d != NULL && d->lat.p99 <= TARGET_P99_NS);
+}
+
+/* memcpy's own scaling at `size`, to tell a busy or small machine from a library limit. */
+static void scaling_control(const struct bench_result *r, unsigned int n, size_t size)
+{
+	const struct bench_result *one = bench_find(r, n, size, METHOD_MEMCPY, BENCH_THROUGHPUT, 1);
+	const struct bench_result *two = bench_find(r, n, size, METHOD_MEMCPY, BENCH_THROUGHPUT, 2);
+
+	if (one != NULL && two != NULL && one->ops_per_s > 0)
+		printf("  %-44s %.2fx (control: the machine's own scaling)\n", "  memcpy, 2 threads / 1 thread, same size",
+		       two->ops_per_s / one->ops_per_s);
+}
+
+static void target_scaling(const struct bench_result *r, unsigned int n)
+{
+	double worst = INFINITY;
+	size_t worst_size = 0;
+	char what[96] = "2 threads / 1 thread, DMA, in-cache sizes";
+	char buf[32] = "";
+	char size[32];
+
+	for (unsigned int i = 0; i < n; i++) {
+		const struct bench_result *one;
+
+		if (!r[i].available || r[i].point.method != METHOD_DMA || r[i].point.mode != BENCH_THROUGHPUT ||
+		    r[i].point.threads != 2 || r[i].point.size > TARGET_IN_CACHE)
+			continue;
+		one = bench_find(r, n, r[i].point.size, METHOD_DMA, BENCH_THROUGHPUT, 1);
+		if (one == NULL || one->ops_per_s <= 0)
+			continue;
+		if (r[i].ops_per_s / one->ops_per_s < worst) {
+			worst = r[i].ops_per_s / one->ops_per_s;
+			worst_size = r[i].point.size;
+		}
+	}
+	if (worst_size != 0) {
+		bench_format_size(worst_size, size, sizeof(size));
+		snprintf(what, sizeof(what), "2 threads / 1 thread, DMA (worst: %s)", size);
+		snprintf(buf, sizeof(buf), "%.2fx", worst);
+	}
+	target_row(what, buf, ">= 1.8x", worst_size != 0, worst >= TARGET_SCALING);
+	if (worst_size != 0)
+		scaling_control(r, n, worst_size);
+}
+
+void bench_print_targets(const struct bench_result *r, unsigned int n)
+{
+	printf("\nTargets (the numbers of this run; they never change the exit status):\n");
+	target_rate_64(r, n);
+	target_large_ratio(r, n);
+	target_latency(r, n);
+	target_scaling(r, n);
+}
+
+/* ---- CSV ---- */
+
+static void csv_text(FILE *f, const char *text)
+{
+	fputc('"', f);
+	for (const char *c = text; *c != '\0'; c++) {
+		if (*c == '"')
+			fputc('"', f);
+		fputc(*c, f);
+	}
+	fputc('"', f);
+}
+
+int bench_write_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL) {
+		perror(path);
+		return BENCH_EXIT_FAILED;
+	}
+	fprintf(f, "mode,mem,threads,queue_depth,method,job_size,jobs,seconds,jobs_per_s,gbytes_per_s,vs_memcpy,"
+		   "p50_ns,p90_ns,p99_ns,p999_ns,max_ns,errors,note\n");
+	for (unsigned int i = 0; i < n; i++) {
+		const struct bench_result *x = &r[i];
+		double ratio = ratio_to_memcpy(x, r, n);
+
+		fprintf(f, "%s,%s,%u,%u,%s,%zu,", bench_mode_name(x->point.mode), bench_mem_name(b->opts.mem),
+			x->point.threads, x->depth_used, bench_method_name(x->point.method), x->point.size);
+		if (x->available)
+			fprintf(f, "%llu,%.6f,%.1f,%.4f,", (unsigned long long)x->ops, x->seconds, x->ops_per_s,
+				x->bytes_per_s / 1e9);
+		else
+			fprintf(f, ",,,,");
+		if (!isnan(ratio))
+			fprintf(f, "%.4f", ratio);
+		fputc(',', f);
+		if (x->available && x->point.mode == BENCH_LATENCY)
+			fprintf(f, "%.0f,%.0f,%.0f,%.0f,%.0f,", x->lat.p50, x->lat.p90, x->lat.p99, x->lat.p999,
+				x->lat.max);
+		else
+			fprintf(f, ",,,,,");
+		fprintf(f, "%llu,", (unsigned long long)(x->errors + x->bad_bytes_jobs));
+		csv_text(f, x->note);
+		fputc('\n', f);
+	}
+	if (fclose(f) != 0) {
+		perror(path);
+		return BENCH_EXIT_FAILED;
+	}
+	return BENCH_EXIT_OK;
+}
