@@ -60,6 +60,7 @@ struct bench_options {
 	double duration_s; /* per measurement */
 	uint64_t tasks;	   /* per thread and measurement; 0: use duration_s */
 	unsigned int threads;
+	unsigned int repeat; /* runs per measurement; the best is kept */
 	const char *pci_addr;
 	const char *csv_path;
 	const char *plot_path;
@@ -231,9 +232,24 @@ void bench_budget_for(const struct bench_options *o, struct bench_budget *budget
 /* Jobs in flight for a size: limited by the depth and by the side length. */
 unsigned int bench_slots_for(size_t side_len, size_t size, unsigned int depth);
 
-/* ---- Comch messages (bench_comch.c) ---- */
+/* ---- measuring (bench_measure.c) ---- */
 
 struct bench_comch;
+
+/* One measurement of any method (Comch through `comch`, n/a with `comch_why` without it). */
+void bench_measure(struct bench *b, struct bench_comch *comch, const char *comch_why, const struct bench_point *p,
+		   struct bench_result *r);
+
+/*
+ * The `n` points, --repeat times in turns; best[i] keeps the best run of
+ * points[i].  Advances *progress_index by n per round.
+ */
+void bench_measure_group(struct bench *b, struct bench_comch *comch, const char *comch_why,
+			 const struct bench_point *points, unsigned int n, struct bench_result *best,
+			 unsigned int *progress_index);
+
+/* ---- Comch messages (bench_comch.c) ---- */
+
 /* NULL with `why` when the library or a Comch pair is not available. */
 struct bench_comch *bench_comch_open(const struct bench_options *o, char *why, size_t why_len);
 void bench_comch_point(struct bench_comch *c, const struct bench_point *p, struct bench_result *r);

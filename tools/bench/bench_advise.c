@@ -29,35 +29,24 @@ struct candidate {
 };
 
 static void measure(struct bench *b, struct bench_comch *comch, const char *comch_why, size_t size,
-		    struct candidate c[METHOD_COUNT], unsigned int *index, unsigned int total)
+		    struct candidate c[METHOD_COUNT], unsigned int *progress_index)
 {
 	enum bench_method cpu = b->opts.mem == BENCH_MEM_REMOTE ? METHOD_PVR : METHOD_MEMCPY;
 	enum bench_method order[] = {METHOD_DMA, cpu, METHOD_COMCH};
+	struct bench_point p[3];
+	struct bench_result r[3];
 
-	for (unsigned int k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
-		struct bench_point p = {.size = size,
-					.method = order[k],
-					.mode = BENCH_THROUGHPUT,
-					.threads = order[k] == METHOD_COMCH ? 1 : b->opts.threads,
-					.depth = b->opts.queue_depth};
+	for (unsigned int k = 0; k < 3; k++)
+		p[k] = (struct bench_point){.size = size,
+					   .method = order[k],
+					   .mode = BENCH_THROUGHPUT,
+					   .threads = order[k] == METHOD_COMCH ? 1 : b->opts.threads,
+					   .depth = b->opts.queue_depth};
+	bench_measure_group(b, comch, comch_why, p, 3, r, progress_index);
+	for (unsigned int k = 0; k < 3; k++) {
 		struct candidate *x = &c[order[k]];
-		char label[48];
 
-		bench_format_size(size, label, sizeof(label));
-		strncat(label, " ", sizeof(label) - strlen(label) - 1);
-		strncat(label, bench_method_name(order[k]), sizeof(label) - strlen(label) - 1);
-		bench_progress_point((*index)++, label);
-		(void)total;
-		memset(&x->r, 0, sizeof(x->r));
-		x->r.point = p;
-		if (order[k] != METHOD_COMCH) {
-			bench_run_point(b, &p, &x->r);
-		} else if (comch != NULL) {
-			bench_comch_point(comch, &p, &x->r);
-		} else {
-			x->r.available = false;
-			snprintf(x->r.note, sizeof(x->r.note), "n/a: %s", comch_why);
-		}
+		x->r = r[k];
 		x->measured = x->r.available && x->r.errors == 0 && x->r.bad_bytes_jobs == 0 && x->r.ops > 0;
 	}
 }
@@ -110,7 +99,7 @@ int bench_advise(struct bench *b, struct bench_comch *comch, const char *comch_w
 {
 	const struct bench_options *o = &b->opts;
 	struct candidate c[BENCH_MAX_SIZES][METHOD_COUNT];
-	unsigned int total = o->n_advise * 3;
+	unsigned int total = o->n_advise * 3 * o->repeat;
 	unsigned int index = 0;
 	double planned = o->tasks != 0 ? 0 : total * (o->duration_s + (o->duration_s / 10 > 0.1 ? 0.1 : o->duration_s / 10));
 	int rc = BENCH_EXIT_OK;
@@ -118,7 +107,7 @@ int bench_advise(struct bench *b, struct bench_comch *comch, const char *comch_w
 	memset(c, 0, sizeof(c));
 	bench_progress_init(o->progress || (isatty(2) && planned > 2.0), planned, total);
 	for (unsigned int i = 0; i < o->n_advise; i++)
-		measure(b, comch, comch_why, o->advise_sizes[i], c[i], &index, total);
+		measure(b, comch, comch_why, o->advise_sizes[i], c[i], &index);
 	bench_progress_done();
 	printf("Advice: which data path for which job size (throughput, %s memory, %u thread%s for DMA and "
 	       "the CPU copy)\n",

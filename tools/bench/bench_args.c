@@ -36,6 +36,8 @@ static void usage(FILE *out)
 		"  -d, --duration TIME      per measurement: 2, 0.5s, 200ms, 500us (default %g s)\n"
 		"  -n, --tasks N            jobs per thread and measurement instead of a duration\n"
 		"  -t, --threads N          threads, one PE + one DMA context each, pinned (default 1)\n"
+		"  -r, --repeat N           run every measurement N times, in turns, and keep the best\n"
+		"                           (default 1; use 3-5 on a busy machine)\n"
 		"      --mem MODE           local (default) or remote: the source lives in a companion\n"
 		"                           process that exports it (needs the cross-process engine)\n"
 		"  -p, --pci-addr ADDR      DMA device (default: the first that can run memcpy tasks)\n"
@@ -216,6 +218,7 @@ static const struct option longopts[] = {
 	{"duration", required_argument, NULL, 'd'},
 	{"tasks", required_argument, NULL, 'n'},
 	{"threads", required_argument, NULL, 't'},
+	{"repeat", required_argument, NULL, 'r'},
 	{"pci-addr", required_argument, NULL, 'p'},
 	{"mem", required_argument, NULL, OPT_MEM},
 	{"no-baselines", no_argument, NULL, OPT_NO_BASELINES},
@@ -266,6 +269,11 @@ static int apply(int c, const char *arg, struct bench_options *o)
 		if (!parse_uint(arg, 1, BENCH_MAX_THREADS, &v))
 			return usage_error("--threads takes 1..64, not", arg);
 		o->threads = (unsigned int)v;
+		return BENCH_EXIT_OK;
+	case 'r':
+		if (!parse_uint(arg, 1, 100, &v))
+			return usage_error("--repeat takes 1..100, not", arg);
+		o->repeat = (unsigned int)v;
 		return BENCH_EXIT_OK;
 	case 'p':
 		o->pci_addr = arg;
@@ -318,9 +326,10 @@ int bench_parse_args(int argc, char **argv, struct bench_options *o, bool *done)
 	o->queue_depth = DEFAULT_DEPTH;
 	o->duration_s = DEFAULT_DURATION_S;
 	o->threads = 1;
+	o->repeat = 1;
 	o->baselines = true;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":m:s:S:q:d:n:t:p:Vh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":m:s:S:q:d:n:t:r:p:Vh", longopts, NULL)) != -1) {
 		int rc;
 
 		if (c == 'h') {

@@ -46,7 +46,7 @@ static void resubmit(struct bench_worker *w, struct bench_slot *s)
 
 	/* DMA appends after the destination's data: empty it first. */
 	(void)doca_buf_reset_data_len(s->dst);
-	err = doca_task_submit(doca_dma_task_memcpy_as_task(s->task));
+	err = doca_task_submit(s->dtask);
 	if (err != DOCA_SUCCESS) {
 		note_failure(w, err);
 		return;
@@ -189,7 +189,7 @@ static void release_slots(struct bench_worker *w)
 		struct bench_slot *s = &w->slots[i];
 
 		if (s->task != NULL)
-			doca_task_free(doca_dma_task_memcpy_as_task(s->task));
+			doca_task_free(s->dtask);
 		if (s->src != NULL)
 			(void)doca_buf_dec_refcount(s->src, NULL);
 		if (s->dst != NULL)
@@ -221,6 +221,7 @@ static doca_error_t prepare_slots(struct bench_worker *w, size_t size, unsigned 
 		TRY(doca_buf_inventory_buf_get_by_addr(w->inv, w->local_mmap, s->dst_addr, size, &s->dst),
 		    "doca_buf_inventory_buf_get_by_addr (destination)");
 		TRY(doca_dma_task_memcpy_alloc_init(w->dma, s->src, s->dst, ud, &s->task), "doca_dma_task_memcpy_alloc_init");
+		s->dtask = doca_dma_task_memcpy_as_task(s->task);
 		if (w->verify)
 			for (size_t j = 0; j < size; j++)
 				s->dst_addr[j] = (uint8_t)~s->expect[j];
@@ -295,7 +296,7 @@ static void latency_phase(struct bench_worker *w, uint64_t ticks, uint64_t count
 		(void)doca_buf_reset_data_len(s->dst);
 		w->lat_done = false;
 		start = bench_ticks_fenced();
-		err = doca_task_submit(doca_dma_task_memcpy_as_task(s->task));
+		err = doca_task_submit(s->dtask);
 		if (err != DOCA_SUCCESS) {
 			note_failure(w, err);
 			break;

@@ -72,33 +72,34 @@ static bool failed(const struct bench_result *r)
 	return r->errors != 0 || r->bad_bytes_jobs != 0;
 }
 
+/* Points measured in turns under --repeat: the same size and mode, next to each other in the plan. */
+static unsigned int group_len(const struct plan *plan, unsigned int first)
+{
+	unsigned int n = 1;
+
+	while (first + n < plan->n && plan->p[first + n].size == plan->p[first].size &&
+	       plan->p[first + n].mode == plan->p[first].mode)
+		n++;
+	return n;
+}
+
 static int run_plan(struct bench *b, struct bench_comch *comch, const char *comch_why, const struct plan *plan,
 		    struct bench_result *results)
 {
-	double planned = planned_seconds(&b->opts, plan->n);
+	unsigned int runs = plan->n * b->opts.repeat;
+	double planned = planned_seconds(&b->opts, runs);
+	unsigned int progress = 0;
 	int rc = BENCH_EXIT_OK;
 
-	bench_progress_init(b->opts.progress || (isatty(2) && planned > 2.0), planned, plan->n);
-	for (unsigned int i = 0; i < plan->n; i++) {
-		const struct bench_point *p = &plan->p[i];
-		struct bench_result *r = &results[i];
-		char label[48];
-		char size[24];
+	bench_progress_init(b->opts.progress || (isatty(2) && planned > 2.0), planned, runs);
+	for (unsigned int i = 0; i < plan->n;) {
+		unsigned int n = group_len(plan, i);
 
-		bench_format_size(p->size, size, sizeof(size));
-		snprintf(label, sizeof(label), "%s %s x%u", size, bench_method_name(p->method), p->threads);
-		bench_progress_point(i, label);
-		memset(r, 0, sizeof(*r));
-		r->point = *p;
-		if (p->method != METHOD_COMCH) {
-			bench_run_point(b, p, r);
-		} else if (comch != NULL) {
-			bench_comch_point(comch, p, r);
-		} else {
-			snprintf(r->note, sizeof(r->note), "n/a: %s", comch_why);
-		}
-		if (failed(r))
-			rc = BENCH_EXIT_FAILED;
+		bench_measure_group(b, comch, comch_why, &plan->p[i], n, &results[i], &progress);
+		for (unsigned int k = i; k < i + n; k++)
+			if (failed(&results[k]))
+				rc = BENCH_EXIT_FAILED;
+		i += n;
 	}
 	bench_progress_done();
 	return rc;

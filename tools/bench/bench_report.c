@@ -82,9 +82,12 @@ void bench_print_header(const struct bench *b)
 		       b->pinned ? " (pinned)" : " (not pinned: fewer CPUs than threads)",
 		       o->mode == BENCH_LATENCY ? 1 : o->queue_depth);
 	if (o->tasks != 0)
-		printf("%llu jobs per thread and measurement\n", (unsigned long long)o->tasks);
+		printf("%llu jobs per thread and measurement", (unsigned long long)o->tasks);
 	else
-		printf("%.3g s per measurement\n", o->duration_s);
+		printf("%.3g s per measurement", o->duration_s);
+	if (o->repeat > 1)
+		printf(", best of %u runs taken in turns", o->repeat);
+	putchar('\n');
 	printf("device %s, engine %s, DMA workers %s", b->dev_pci, env_or("SOFTDOCA_ENGINE", "cpu (default)"),
 	       env_or("SOFTDOCA_DMA_WORKERS", "0 (copies run inside doca_pe_progress)"));
 	if (o->mem == BENCH_MEM_REMOTE)

@@ -19,6 +19,7 @@
 struct bench_slot {
 	struct bench_worker *w;
 	struct doca_dma_task_memcpy *task;
+	struct doca_task *dtask; /* the task's generic view, kept to save a call per job */
 	struct doca_buf *src;
 	struct doca_buf *dst;
 	uint8_t *dst_addr;
