@@ -6,15 +6,20 @@
  *   1  the bytes are the descriptor, with a correct checksum patched in
  *      (so that the fields behind the checksum are reached);
  *   2  the bytes edit a live descriptor of this process (pairs of offset
- *      and value), checksum patched: reaches the liveness and record
- *      checks and, when the edit leaves the export intact, a real import
- *      and one DMA-free access through it.
+ *      and value), checksum patched: reaches the identity and record
+ *      checks of a same-process import;
+ *   3  the same edits on a live descriptor of a child process that only
+ *      exports and waits: reaches the liveness check, the validity record,
+ *      the liveness lock and the probes of the data paths.
  * Whatever the input, the call must return a DOCA error or a usable
  * mmap, never crash, hang or leak (ASan/UBSan watch).
  */
+#include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
 
 #include <doca_dev.h>
 #include <doca_error.h>
@@ -29,6 +34,7 @@ static struct doca_dev *fuzz_dev;
 static struct doca_mmap *fuzz_export;
 static uint8_t fuzz_mem[8192];
 static uint8_t fuzz_live[SD_XP_DESC_LEN];
+static uint8_t fuzz_peer[SD_XP_DESC_LEN];
 
 static struct doca_dev *fuzz_open_first_dev(void)
 {
@@ -44,22 +50,55 @@ static struct doca_dev *fuzz_open_first_dev(void)
 	return dev;
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+/* Export fuzz_mem through fuzz_dev; the descriptor goes to `out`. */
+static void fuzz_export_mem(uint8_t out[SD_XP_DESC_LEN])
 {
 	const void *desc;
 	size_t len;
 
-	(void)argc;
-	(void)argv;
-	fuzz_dev = fuzz_open_first_dev();
-	if (fuzz_dev == NULL || doca_mmap_create(&fuzz_export) != DOCA_SUCCESS ||
-	    doca_mmap_add_dev(fuzz_export, fuzz_dev) != DOCA_SUCCESS ||
+	if (doca_mmap_create(&fuzz_export) != DOCA_SUCCESS || doca_mmap_add_dev(fuzz_export, fuzz_dev) != DOCA_SUCCESS ||
 	    doca_mmap_set_memrange(fuzz_export, fuzz_mem, sizeof(fuzz_mem)) != DOCA_SUCCESS ||
 	    doca_mmap_set_permissions(fuzz_export, DOCA_ACCESS_FLAG_PCI_READ_WRITE) != DOCA_SUCCESS ||
 	    doca_mmap_start(fuzz_export) != DOCA_SUCCESS ||
-	    doca_mmap_export_pci(fuzz_export, fuzz_dev, &desc, &len) != DOCA_SUCCESS || len != sizeof(fuzz_live))
+	    doca_mmap_export_pci(fuzz_export, fuzz_dev, &desc, &len) != DOCA_SUCCESS || len != SD_XP_DESC_LEN)
 		abort();
-	memcpy(fuzz_live, desc, len);
+	memcpy(out, desc, len);
+}
+
+/* A child that exports and then only waits; it dies with the fuzzer. */
+static void fuzz_start_peer(void)
+{
+	int fds[2];
+
+	if (pipe(fds) != 0)
+		abort();
+	pid_t pid = fork();
+	if (pid < 0)
+		abort();
+	if (pid == 0) {
+		uint8_t desc[SD_XP_DESC_LEN];
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		fuzz_export_mem(desc);
+		if (write(fds[1], desc, sizeof(desc)) != (ssize_t)sizeof(desc))
+			_exit(1);
+		for (;;)
+			pause();
+	}
+	close(fds[1]);
+	if (read(fds[0], fuzz_peer, sizeof(fuzz_peer)) != (ssize_t)sizeof(fuzz_peer))
+		abort();
+	close(fds[0]);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	fuzz_dev = fuzz_open_first_dev();
+	if (fuzz_dev == NULL)
+		abort();
+	fuzz_start_peer();
+	fuzz_export_mem(fuzz_live);
 	return 0;
 }
 
@@ -89,7 +128,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size == 0)
 		return 0;
 	size_t len = size - 1 < sizeof(buf) ? size - 1 : sizeof(buf);
-	switch (data[0] % 3) {
+	switch (data[0] % 4) {
 	case 0:
 		fuzz_import(data + 1, size - 1);
 		break;
@@ -99,7 +138,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_import(buf, len);
 		break;
 	default:
-		memcpy(buf, fuzz_live, sizeof(fuzz_live));
+		memcpy(buf, data[0] % 4 == 2 ? fuzz_live : fuzz_peer, SD_XP_DESC_LEN);
 		for (size_t i = 1; i + 1 < size; i += 2)
 			buf[data[i] % SD_XP_DESC_LEN] = data[i + 1];
 		fuzz_fix_checksum(buf, SD_XP_DESC_LEN);

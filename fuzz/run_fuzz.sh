@@ -28,10 +28,12 @@ fi
 
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
-# Seeds: one input of each mode (raw, checksum-fixed, edit of a live descriptor).
+# Seeds: one input of each mode (raw, checksum-fixed, edits of live descriptors).
 printf '\000SDXP' >"$corpus/raw"
 printf '\001SDXP\001\000\260\000\001' >"$corpus/fixed"
-printf '\002\020\001\100\000' >"$corpus/edit"
+printf '\002' >"$corpus/own"                    # this process's descriptor, untouched
+printf '\003' >"$corpus/peer"                   # the child's descriptor, untouched
+printf '\003\130\001' >"$corpus/peer-token"      # one token byte changed
 
 cd "$corpus"
 "$build/fuzz/fuzz_import" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
