@@ -1,0 +1,115 @@
+/*
+ * comch_conn.c - connection objects: user data, owner lookups, counters,
+ * and giving a slot back once its link has ended (04 §1.6).
+ *
+ * Connection slots are allocated with their endpoint and live as long as it
+ * does, so a connection pointer stays safe to check after its link ended;
+ * `gen` tells a reused slot from the link a task was allocated for.
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "comch_priv.h"
+#include "sd_log.h"
+
+/*
+ * Close the slot's socket and make it claimable again (progress thread,
+ * or release after the I/O thread has ended).  Queued bytes are read and
+ * dropped first: closing a socket with unread data would make the peer see
+ * a reset instead of an orderly end of stream.
+ */
+void sd_comch_conn_free(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
+{
+	uint8_t phase = atomic_load_explicit(&conn->phase, memory_order_acquire);
+
+	if (conn->fd >= 0) {
+		char sink[256];
+
+		shutdown(conn->fd, SHUT_RD);
+		while (recv(conn->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
+			;
+		close(conn->fd);
+		conn->fd = -1;
+	}
+	if (phase == SD_CONN_POSTED || phase == SD_CONN_GONE)
+		atomic_fetch_sub(&ep->posted, 1);
+	conn->app = SD_APP_NONE;
+	conn->user_data.u64 = 0;
+	conn->gen++;
+	atomic_store_explicit(&conn->phase, SD_CONN_FREE, memory_order_release);
+}
+
+doca_error_t doca_comch_connection_set_user_data(struct doca_comch_connection *connection, union doca_data user_data)
+{
+	if (!sd_comch_conn_valid(connection))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "connection %p is NULL or not a Comch connection",
+				 (void *)connection);
+	connection->user_data = user_data;
+	return DOCA_SUCCESS;
+}
+
+union doca_data doca_comch_connection_get_user_data(const struct doca_comch_connection *connection)
+{
+	union doca_data none = {.u64 = 0};
+
+	if (!sd_comch_conn_valid(connection)) {
+		SD_LOG_ERR("connection %p is NULL or not a Comch connection; returning zero user data",
+			   (const void *)connection);
+		return none;
+	}
+	return connection->user_data;
+}
+
+struct doca_comch_server *doca_comch_server_get_server_ctx(const struct doca_comch_connection *connection)
+{
+	if (!sd_comch_conn_valid(connection)) {
+		SD_LOG_ERR("connection %p is NULL or not a Comch connection", (const void *)connection);
+		return NULL;
+	}
+	return connection->ep->is_server ? (struct doca_comch_server *)connection->ep : NULL;
+}
+
+struct doca_comch_client *doca_comch_client_get_client_ctx(const struct doca_comch_connection *connection)
+{
+	if (!sd_comch_conn_valid(connection)) {
+		SD_LOG_ERR("connection %p is NULL or not a Comch connection", (const void *)connection);
+		return NULL;
+	}
+	return connection->ep->is_server ? NULL : (struct doca_comch_client *)connection->ep;
+}
+
+doca_error_t doca_comch_connection_update_info(struct doca_comch_connection *comch_connection)
+{
+	if (!sd_comch_conn_valid(comch_connection))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "comch_connection %p is NULL or not a Comch connection",
+				 (void *)comch_connection);
+	switch (comch_connection->app) {
+	case SD_APP_LIVE:
+		memcpy(comch_connection->snap, comch_connection->count, sizeof(comch_connection->snap));
+		return DOCA_SUCCESS;
+	case SD_APP_CLOSING:
+		return SD_REJECT(DOCA_ERROR_CONNECTION_ABORTED, "connection %p has been disconnected",
+				 (void *)comch_connection);
+	default:
+		return SD_REJECT(DOCA_ERROR_CONNECTION_INPROGRESS, "connection %p is not established",
+				 (void *)comch_connection);
+	}
+}
+
+doca_error_t doca_comch_connection_get_counter(const struct doca_comch_connection *comch_connection,
+					       enum doca_comch_counter counter_type, uint64_t *counter_value)
+{
+	if (!sd_comch_conn_valid(comch_connection))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "comch_connection %p is NULL or not a Comch connection",
+				 (const void *)comch_connection);
+	if (counter_value == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "counter_value is NULL (connection %p)",
+				 (const void *)comch_connection);
+	if (counter_type < DOCA_COMCH_COUNTER_SENT_MESSAGES || counter_type > DOCA_COMCH_COUNTER_RECV_BYTES)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "counter %d is not a doca_comch_counter value (connection %p)",
+				 (int)counter_type, (const void *)comch_connection);
+	*counter_value = comch_connection->snap[counter_type - 1];
+	return DOCA_SUCCESS;
+}

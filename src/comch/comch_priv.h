@@ -1,0 +1,297 @@
+/*
+ * comch_priv.h - DOCA Comch endpoints as libdoca_comch sees them.
+ *
+ * A server and a client share one shape, the endpoint: a generic context
+ * (first member), its configuration, and while started a transport made of
+ * Unix-domain SOCK_SEQPACKET sockets served by one library thread per
+ * endpoint (comch_io.c).  That thread does every receive and every
+ * connection handshake, and hands the results to the progress thread
+ * through a single-producer/single-consumer event ring (comch_ring.c).
+ * Sends are written by the progress thread itself (comch_send.c).
+ *
+ * Who touches what:
+ *  - the I/O thread: the listening socket, connection slots in phase
+ *    FREE/HANDSHAKE, reading POSTED connections, the producer side of the
+ *    ring.  It never calls application code and never logs (an SDK log
+ *    backend may be the application's).
+ *  - the progress thread: everything else, including the `app` view of a
+ *    connection, sends, and freeing a slot after its DISCONNECT event.
+ */
+#ifndef SD_COMCH_PRIV_H
+#define SD_COMCH_PRIV_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+#include <doca_comch.h>
+
+#include "sd_dev.h"
+#include "sd_exec.h"
+
+#define SD_COMCH_SERVER_MAGIC 0x43485356u /* "CHSV" */
+#define SD_COMCH_CLIENT_MAGIC 0x4348434cu /* "CHCL" */
+#define SD_COMCH_CONN_MAGIC 0x4348434eu   /* "CHCN" */
+
+/* Index of the send task type in the context's task table. */
+#define SD_COMCH_SEND_TYPE 0
+
+/* Receive queue size when the application never sets one (04 §1.4). */
+#define SD_COMCH_DEFAULT_RECV_QUEUE 64u
+
+/* How often a client looks for its server while STARTING. */
+#define SD_COMCH_RETRY_MS 5
+
+/* Connection slot as the I/O thread sees it. */
+enum sd_comch_phase {
+	SD_CONN_FREE = 0,      /* unused; only the I/O thread may claim it */
+	SD_CONN_HANDSHAKE = 1, /* socket open, hello/welcome not finished */
+	SD_CONN_POSTED = 2,    /* established; the progress thread knows it */
+	SD_CONN_GONE = 3,      /* peer gone, DISCONNECT queued, awaiting free */
+};
+
+/* Connection as the application sees it (progress thread only). */
+enum sd_comch_app {
+	SD_APP_NONE = 0,    /* not (yet) announced to the application */
+	SD_APP_LIVE = 1,    /* usable: sends and receive events */
+	SD_APP_CLOSING = 2, /* disconnected locally or being torn down */
+};
+
+struct sd_comch_ep;
+
+struct doca_comch_connection {
+	uint32_t magic; /* SD_COMCH_CONN_MAGIC while its endpoint exists */
+	struct sd_comch_ep *ep;
+	int fd;
+	atomic_uchar phase; /* enum sd_comch_phase */
+	uint8_t app;        /* enum sd_comch_app */
+	bool out_blocked;   /* scratch of the pending-send flush */
+	uint32_t gen;       /* bumped each time the slot is freed */
+	uint32_t eff_max;   /* smaller of the two ends' message ceilings */
+	union doca_data user_data;
+	uint64_t count[4];  /* live counters, enum doca_comch_counter - 1 */
+	uint64_t snap[4];   /* last doca_comch_connection_update_info */
+};
+
+enum sd_comch_ev_kind {
+	SD_EV_CONNECT = 1,
+	SD_EV_MSG = 2,
+	SD_EV_DISCONNECT = 3,
+};
+
+/* One ring entry; `data` points at the entry's own fixed buffer. */
+struct sd_comch_ev {
+	uint32_t kind;
+	uint32_t len;
+	struct doca_comch_connection *conn;
+	uint8_t *data;
+};
+
+/* Single producer (I/O thread), single consumer (progress thread). */
+struct sd_comch_ring {
+	struct sd_comch_ev *ev;
+	uint8_t *bufs;
+	uint32_t cap;
+	uint32_t buf_size;
+	atomic_uint head; /* next entry to consume */
+	atomic_uint tail; /* next entry to produce */
+	atomic_bool producer_waiting;
+};
+
+struct sd_comch_io {
+	pthread_t thread;
+	bool running;
+	int epfd;
+	int wake_fd;   /* eventfd: progress thread -> I/O thread */
+	int listen_fd; /* server only */
+	struct sockaddr_un addr;
+	socklen_t addr_len;
+	bool path_mode; /* filesystem socket (SOFTDOCA_COMCH_DIR) */
+	atomic_bool stop;     /* context entered STOPPING: tear links down */
+	atomic_bool quit;     /* context going IDLE: leave the thread */
+	atomic_bool want_out; /* sends wait for socket space */
+	uint8_t *scratch;     /* handshake frames, I/O thread only */
+	size_t scratch_len;
+};
+
+/* Event objects handed to callbacks; one per endpoint and kind. */
+struct doca_comch_event_msg_recv {
+	struct sd_comch_ep *ep;
+};
+
+struct doca_comch_event_connection_status_changed {
+	struct sd_comch_ep *ep;
+};
+
+struct doca_comch_event_consumer {
+	struct sd_comch_ep *ep;
+};
+
+struct sd_comch_ep {
+	struct doca_ctx ctx; /* must stay first: as_ctx returns it */
+	uint32_t magic;      /* server or client magic while the instance exists */
+	bool is_server;
+	const struct sd_device *node;
+	struct doca_dev_rep *rep; /* server only */
+	char *name;
+	uint32_t name_len;
+	char host_fn[16]; /* PCI address of the host function served / used */
+
+	/* configuration (IDLE only) */
+	uint32_t max_msg;
+	uint32_t recv_queue;
+	uint32_t max_conns;
+	doca_comch_event_msg_recv_cb_t recv_cb;
+	doca_comch_event_connection_status_changed_cb_t connect_cb;
+	doca_comch_event_connection_status_changed_cb_t disconnect_cb;
+	doca_comch_event_consumer_cb_t new_consumer_cb;
+	doca_comch_event_consumer_cb_t expired_consumer_cb;
+
+	struct doca_comch_event_msg_recv ev_recv;
+	struct doca_comch_event_connection_status_changed ev_conn;
+
+	/* connection slots, allocated with the instance */
+	struct doca_comch_connection *conns;
+
+	/* run time: from start until IDLE */
+	struct sd_comch_ring ring;
+	struct sd_comch_io io;
+	uint8_t *send_bufs; /* one max_msg slot per send task */
+	struct doca_comch_task_send *pend_head, *pend_tail;
+	atomic_uint posted;    /* connections announced and not yet freed */
+	atomic_bool connected; /* client: handshake done (once per start) */
+	bool lost_peer;        /* client: server gone, stop once reports drain */
+};
+
+struct doca_comch_server {
+	struct sd_comch_ep ep;
+};
+
+struct doca_comch_client {
+	struct sd_comch_ep ep;
+};
+
+struct doca_comch_task_send {
+	struct doca_task base; /* must stay first */
+	struct doca_comch_connection *conn;
+	uint32_t gen; /* conn->gen at allocation */
+	uint32_t len;
+	uint8_t *buf;
+	struct doca_comch_task_send *pend_next;
+};
+
+/* ---- wire protocol (one frame per SEQPACKET message) ---- */
+
+#define SD_WIRE_VERSION 1u
+
+enum sd_wire_kind {
+	SD_WIRE_HELLO = 0x4f4c4548u,   /* client -> server: who I am */
+	SD_WIRE_WELCOME = 0x4c434557u, /* server -> client: accepted */
+	SD_WIRE_REJECT = 0x4a454552u,  /* server -> client: refused */
+	SD_WIRE_DATA = 0x41544144u,    /* a message; payload follows */
+};
+
+struct sd_wire_hello {
+	uint32_t kind;
+	uint32_t version;
+	uint32_t max_msg;
+	uint32_t name_len;
+	char host_fn[16];
+	/* name_len bytes of server name follow */
+};
+
+struct sd_wire_welcome {
+	uint32_t kind;
+	uint32_t version;
+	uint32_t max_msg;
+};
+
+struct sd_wire_reject {
+	uint32_t kind;
+	uint32_t reason; /* enum sd_wire_reason */
+};
+
+enum sd_wire_reason {
+	SD_REJECT_BAD_HELLO = 1,
+	SD_REJECT_FULL = 2,
+	SD_REJECT_STOPPING = 3,
+};
+
+/* ---- shared helpers ---- */
+
+extern const struct sd_ctx_ops sd_comch_server_ops;
+extern const struct sd_ctx_ops sd_comch_client_ops;
+extern const struct sd_task_ops sd_comch_send_ops;
+
+static inline struct sd_comch_ep *sd_comch_ep_of_ctx(struct doca_ctx *ctx)
+{
+	return (struct sd_comch_ep *)ctx;
+}
+
+static inline bool sd_comch_server_valid(const struct doca_comch_server *server)
+{
+	return server != NULL && server->ep.magic == SD_COMCH_SERVER_MAGIC;
+}
+
+static inline bool sd_comch_client_valid(const struct doca_comch_client *client)
+{
+	return client != NULL && client->ep.magic == SD_COMCH_CLIENT_MAGIC;
+}
+
+static inline bool sd_comch_conn_valid(const struct doca_comch_connection *conn)
+{
+	return conn != NULL && conn->magic == SD_COMCH_CONN_MAGIC;
+}
+
+const char *sd_comch_state_name(enum doca_ctx_states state);
+
+/* comch_ep.c: the parts of an instance shared by server and client. */
+doca_error_t sd_comch_ep_init(struct sd_comch_ep *ep, bool is_server, struct doca_dev *dev, const char *name,
+			      const char *func);
+void sd_comch_ep_fini(struct sd_comch_ep *ep);
+doca_error_t sd_comch_ep_set_max_msg(struct sd_comch_ep *ep, uint32_t size, const char *func);
+doca_error_t sd_comch_ep_set_recv_queue(struct sd_comch_ep *ep, uint32_t size, const char *func);
+doca_error_t sd_comch_ep_check_idle(const struct sd_comch_ep *ep, const char *what, const char *func);
+
+/* comch_addr.c: where a server listens. */
+doca_error_t sd_comch_addr_build(struct sd_comch_ep *ep, const char *func);
+doca_error_t sd_comch_listen(struct sd_comch_ep *ep, const char *func);
+void sd_comch_unlisten(struct sd_comch_ep *ep);
+
+/* comch_ring.c */
+doca_error_t sd_comch_ring_init(struct sd_comch_ring *ring, uint32_t cap, uint32_t buf_size);
+void sd_comch_ring_fini(struct sd_comch_ring *ring);
+struct sd_comch_ev *sd_comch_ring_reserve(struct sd_comch_ring *ring);
+void sd_comch_ring_commit(struct sd_comch_ring *ring);
+struct sd_comch_ev *sd_comch_ring_peek(struct sd_comch_ring *ring);
+bool sd_comch_ring_pop(struct sd_comch_ring *ring);
+bool sd_comch_ring_empty(struct sd_comch_ring *ring);
+
+/* comch_io.c: the library thread. */
+doca_error_t sd_comch_io_start(struct sd_comch_ep *ep, const char *func);
+void sd_comch_io_request_stop(struct sd_comch_ep *ep);
+void sd_comch_io_join(struct sd_comch_ep *ep);
+void sd_comch_io_wake(struct sd_comch_ep *ep);
+
+/* comch_send.c */
+doca_error_t sd_comch_send_set_conf(struct sd_comch_ep *ep, doca_comch_task_send_completion_cb_t ok_cb,
+				    doca_comch_task_send_completion_cb_t err_cb, uint32_t num, const char *func);
+doca_error_t sd_comch_send_alloc(struct sd_comch_ep *ep, struct doca_comch_connection *peer, const void *msg,
+				 uint32_t len, struct doca_comch_task_send **task, const char *func);
+bool sd_comch_flush_pending(struct sd_comch_ep *ep);
+void sd_comch_fail_pending(struct sd_comch_ep *ep, struct doca_comch_connection *conn, doca_error_t status);
+
+/* comch_events.c */
+doca_error_t sd_comch_recv_register(struct sd_comch_ep *ep, doca_comch_event_msg_recv_cb_t cb, const char *func);
+doca_error_t sd_comch_consumer_register(struct sd_comch_ep *ep, doca_comch_event_consumer_cb_t new_cb,
+					doca_comch_event_consumer_cb_t expired_cb, const char *func);
+bool sd_comch_event_pending(struct doca_ctx *ctx);
+void sd_comch_event_dispatch(struct doca_ctx *ctx);
+
+/* comch_conn.c */
+void sd_comch_conn_free(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
+
+#endif /* SD_COMCH_PRIV_H */
