@@ -89,6 +89,7 @@ static void imported_mmap_has_the_exporters_range_and_is_frozen(void)
 	XT_REJECT(doca_mmap_add_dev(imp, host), DOCA_ERROR_NOT_PERMITTED, "doca_mmap_add_dev");
 	XT_REJECT(doca_mmap_set_permissions(imp, 0), DOCA_ERROR_NOT_PERMITTED, "doca_mmap_set_permissions");
 	/* The device cannot be closed under the import (D-29). */
+	CHECK_ERR(doca_dev_close(dpu), DOCA_ERROR_IN_USE);
 	XT_QUIET_OK(doca_mmap_destroy(imp));
 	XT_QUIET_OK(doca_mmap_destroy(m));
 }
