@@ -14,7 +14,7 @@ done
 hasnt tput out "FAILED"
 
 run lat 0 "$BENCH" --verify --mode latency --sizes 64,64K --tasks 200
-has lat out "^64 B +dma +1 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +200 "
+has lat out "^64 B +dma +1 +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+ +200 +[0-9]+% "
 has lat out "^64 KiB +memcpy +1 "
 hasnt lat out "FAILED"
 

@@ -97,6 +97,7 @@ struct bench_result {
 	double ops_per_s;
 	double bytes_per_s;
 	struct bench_latency lat;   /* latency mode only */
+	double cpu_share;	    /* time on a CPU / wall time, averaged over the threads */
 	uint64_t errors;	    /* failed tasks or copies */
 	uint64_t bad_bytes_jobs;    /* --verify: jobs whose destination differed */
 };
@@ -109,6 +110,18 @@ uint64_t bench_ticks(void);
 uint64_t bench_ticks_fenced(void);
 double bench_ticks_to_s(uint64_t ticks);
 uint64_t bench_s_to_ticks(double seconds);
+
+/*
+ * Share of a span of wall time that the calling thread spent on a CPU:
+ * below 1 means it was preempted (a busy machine), and the span's numbers
+ * understate what the code can do.
+ */
+struct bench_cpu_span {
+	uint64_t wall_ns;
+	uint64_t cpu_ns;
+};
+void bench_cpu_span_begin(struct bench_cpu_span *s);
+double bench_cpu_span_end(const struct bench_cpu_span *s);
 
 /* ---- latency histogram (bench_hist.c) ---- */
 
@@ -191,6 +204,7 @@ void bench_run_point(struct bench *b, const struct bench_point *p, struct bench_
 struct bench_worker_result {
 	uint64_t ops;
 	uint64_t ticks;
+	double cpu_share;
 	uint64_t errors;
 	uint64_t bad_jobs;
 	doca_error_t first_error;

@@ -63,6 +63,29 @@ void bench_clock_init(void)
 #endif
 }
 
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void bench_cpu_span_begin(struct bench_cpu_span *s)
+{
+	s->wall_ns = clock_ns(CLOCK_MONOTONIC);
+	s->cpu_ns = clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+double bench_cpu_span_end(const struct bench_cpu_span *s)
+{
+	uint64_t cpu = clock_ns(CLOCK_THREAD_CPUTIME_ID) - s->cpu_ns;
+	uint64_t wall = clock_ns(CLOCK_MONOTONIC) - s->wall_ns;
+	double share = wall == 0 ? 1.0 : (double)cpu / (double)wall;
+
+	return share > 1.0 ? 1.0 : share;
+}
+
 double bench_ticks_to_s(uint64_t ticks)
 {
 	return (double)ticks / ticks_per_s;

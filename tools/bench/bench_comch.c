@@ -464,6 +464,7 @@ void bench_comch_point(struct bench_comch *c, const struct bench_point *p, struc
 {
 	static struct bench_hist hist; /* one Comch measurement at a time, in the main thread */
 	struct bench_budget budget;
+	struct bench_cpu_span span;
 	uint64_t ops = 0;
 	uint64_t taken = 0;
 
@@ -481,15 +482,18 @@ void bench_comch_point(struct bench_comch *c, const struct bench_point *p, struc
 	bench_hist_reset(&hist);
 	if (p->mode == BENCH_LATENCY) {
 		latency(c, NULL, budget.warm_ticks, budget.warm_count, &ops, &taken);
+		bench_cpu_span_begin(&span);
 		if (c->errors == 0)
 			latency(c, &hist, budget.measure_ticks, budget.count, &ops, &taken);
 		bench_hist_summary(&hist, &r->lat);
 	} else {
 		if (budget.warm_ticks != 0 || budget.warm_count != 0)
 			throughput(c, budget.warm_ticks, budget.warm_count, &ops, &taken);
+		bench_cpu_span_begin(&span);
 		if (c->errors == 0)
 			throughput(c, budget.measure_ticks, budget.count, &ops, &taken);
 	}
+	r->cpu_share = bench_cpu_span_end(&span);
 	r->available = true;
 	r->depth_used = p->mode == BENCH_LATENCY ? 1 : COMCH_WINDOW;
 	r->ops = ops;

@@ -133,6 +133,7 @@ void bench_cpu_point(struct bench_worker *w, const struct bench_point *p, struct
 	bool first = bench_worker_is_first(w);
 	struct bench_hist *h = bench_worker_hist(w);
 	struct bench_budget budget;
+	struct bench_cpu_span span;
 	struct cpu_job j = {.method = p->method, .size = p->size, .verify = o->verify};
 	uint64_t ops = 0;
 	uint64_t taken = 0;
@@ -148,14 +149,17 @@ void bench_cpu_point(struct bench_worker *w, const struct bench_point *p, struct
 	bench_hist_reset(h);
 	if (p->mode == BENCH_LATENCY) {
 		latency_phase(&j, NULL, budget.warm_ticks, budget.warm_count, first, &ops, &taken);
+		bench_cpu_span_begin(&span);
 		if (j.errors == 0)
 			latency_phase(&j, h, budget.measure_ticks, budget.count, first, &ops, &taken);
 	} else {
 		if (budget.warm_ticks != 0 || budget.warm_count != 0)
 			throughput_phase(&j, budget.warm_ticks, budget.warm_count, first, &ops, &taken);
+		bench_cpu_span_begin(&span);
 		if (j.errors == 0)
 			throughput_phase(&j, budget.measure_ticks, budget.count, first, &ops, &taken);
 	}
+	out->cpu_share = bench_cpu_span_end(&span);
 	out->ops = ops;
 	out->ticks = taken;
 	out->depth_used = j.n_slots;

@@ -321,6 +321,7 @@ static void latency_phase(struct bench_worker *w, uint64_t ticks, uint64_t count
 void bench_dma_point(struct bench_worker *w, const struct bench_point *p, struct bench_worker_result *out)
 {
 	struct bench_budget budget;
+	struct bench_cpu_span span;
 	unsigned int n = bench_slots_for(w->side_len, p->size, p->mode == BENCH_LATENCY ? 1 : p->depth);
 	uint64_t ops = 0;
 	uint64_t taken = 0;
@@ -341,14 +342,17 @@ void bench_dma_point(struct bench_worker *w, const struct bench_point *p, struct
 	out->depth_used = n;
 	if (w->latency) {
 		latency_phase(w, budget.warm_ticks, budget.warm_count, false, &ops, &taken);
+		bench_cpu_span_begin(&span);
 		if (w->errors == 0)
 			latency_phase(w, budget.measure_ticks, budget.count, true, &ops, &taken);
 	} else {
 		if (budget.warm_ticks != 0 || budget.warm_count != 0)
 			throughput_phase(w, budget.warm_ticks, budget.warm_count, &ops, &taken);
+		bench_cpu_span_begin(&span);
 		if (w->errors == 0)
 			throughput_phase(w, budget.measure_ticks, budget.count, &ops, &taken);
 	}
+	out->cpu_share = bench_cpu_span_end(&span);
 	release_slots(w);
 	out->ops = ops;
 	out->ticks = taken;

@@ -342,6 +342,7 @@ static void gather(struct bench *b, const struct bench_point *p, struct bench_re
 		const struct bench_worker_result *wr = &results[i].r;
 
 		r->ops += wr->ops;
+		r->cpu_share += wr->cpu_share / p->threads;
 		r->errors += wr->errors;
 		r->bad_bytes_jobs += wr->bad_jobs;
 		if (wr->ticks > max_ticks)

@@ -123,7 +123,7 @@ static void print_throughput_row(const struct bench_result *r, const struct benc
 		printf("%9s", "-");
 	else
 		printf("%8.2fx", ratio);
-	printf(" %9u  %s\n", r->depth_used, r->note);
+	printf(" %9u %4.0f%%  %s\n", r->depth_used, r->cpu_share * 100, r->note);
 }
 
 static void print_latency_row(const struct bench_result *r)
@@ -135,9 +135,9 @@ static void print_latency_row(const struct bench_result *r)
 		printf("%-10s %-7s %7u  %s\n", size, bench_method_name(r->point.method), r->point.threads, r->note);
 		return;
 	}
-	printf("%-10s %-7s %7u %9.0f %9.0f %9.0f %9.0f %10.0f %10llu  %s\n", size, bench_method_name(r->point.method),
-	       r->point.threads, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.p999, r->lat.max,
-	       (unsigned long long)r->ops, r->note);
+	printf("%-10s %-7s %7u %9.0f %9.0f %9.0f %9.0f %10.0f %10llu %4.0f%%  %s\n", size,
+	       bench_method_name(r->point.method), r->point.threads, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.p999,
+	       r->lat.max, (unsigned long long)r->ops, r->cpu_share * 100, r->note);
 }
 
 void bench_print_results(const struct bench *b, const struct bench_result *r, unsigned int n)
@@ -151,8 +151,8 @@ void bench_print_results(const struct bench *b, const struct bench_result *r, un
 		any_lat |= r[i].point.mode == BENCH_LATENCY;
 	}
 	if (any_tput) {
-		printf("%-10s %-7s %7s %12s %9s %9s %9s  %s\n", "size", "method", "threads", "jobs/s", "GB/s",
-		       "vs memcpy", "in flight", "note");
+		printf("%-10s %-7s %7s %12s %9s %9s %9s %5s  %s\n", "size", "method", "threads", "jobs/s", "GB/s",
+		       "vs memcpy", "in flight", "cpu", "note");
 		for (unsigned int i = 0; i < n; i++)
 			if (r[i].point.mode == BENCH_THROUGHPUT)
 				print_throughput_row(&r[i], r, n);
@@ -160,8 +160,8 @@ void bench_print_results(const struct bench *b, const struct bench_result *r, un
 	if (any_tput && any_lat)
 		putchar('\n');
 	if (any_lat) {
-		printf("%-10s %-7s %7s %9s %9s %9s %9s %10s %10s  %s\n", "size", "method", "threads", "p50 ns",
-		       "p90 ns", "p99 ns", "p99.9 ns", "max ns", "jobs", "note");
+		printf("%-10s %-7s %7s %9s %9s %9s %9s %10s %10s %5s  %s\n", "size", "method", "threads", "p50 ns",
+		       "p90 ns", "p99 ns", "p99.9 ns", "max ns", "jobs", "cpu", "note");
 		for (unsigned int i = 0; i < n; i++)
 			if (r[i].point.mode == BENCH_LATENCY)
 				print_latency_row(&r[i]);
@@ -202,6 +202,9 @@ static void target_rate_64(const struct bench_result *r, unsigned int n)
 		snprintf(buf, sizeof(buf), "%.2f M/s", d->ops_per_s / 1e6);
 	target_row("64 B DMA jobs per second, one thread", buf, ">= 25 M/s", d != NULL,
 		   d != NULL && d->ops_per_s >= TARGET_64B_RATE);
+	if (d != NULL && d->cpu_share > 0 && d->cpu_share < 0.95)
+		printf("  %-44s %.2f M (the thread ran %.0f%% of the time)\n", "  the same, per second on a CPU",
+		       d->ops_per_s / d->cpu_share / 1e6, d->cpu_share * 100);
 }
 
 static void target_large_ratio(const struct bench_result *r, unsigned int n)
@@ -293,11 +296,20 @@ static void target_scaling(const struct bench_result *r, unsigned int n)
 
 void bench_print_targets(const struct bench_result *r, unsigned int n)
 {
+	double least = 1.0;
+
 	printf("\nTargets (the numbers of this run; they never change the exit status):\n");
 	target_rate_64(r, n);
 	target_large_ratio(r, n);
 	target_latency(r, n);
 	target_scaling(r, n);
+	for (unsigned int i = 0; i < n; i++)
+		if (r[i].available && r[i].point.method != METHOD_COMCH && r[i].cpu_share < least)
+			least = r[i].cpu_share;
+	if (least < 0.95)
+		printf("  note: a measuring thread was on a CPU only %.0f%% of its time (column cpu): the machine was\n"
+		       "  busy, so those numbers understate the code; rerun on an idle machine or with --repeat\n",
+		       least * 100);
 }
 
 /* ---- CSV ---- */
@@ -322,7 +334,7 @@ int bench_write_csv(const char *path, const struct bench *b, const struct bench_
 		return BENCH_EXIT_FAILED;
 	}
 	fprintf(f, "mode,mem,threads,queue_depth,method,job_size,jobs,seconds,jobs_per_s,gbytes_per_s,vs_memcpy,"
-		   "p50_ns,p90_ns,p99_ns,p999_ns,max_ns,errors,note\n");
+		   "p50_ns,p90_ns,p99_ns,p999_ns,max_ns,cpu_share,errors,note\n");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct bench_result *x = &r[i];
 		double ratio = ratio_to_memcpy(x, r, n);
@@ -342,7 +354,9 @@ int bench_write_csv(const char *path, const struct bench *b, const struct bench_
 				x->lat.max);
 		else
 			fprintf(f, ",,,,,");
-		fprintf(f, "%llu,", (unsigned long long)(x->errors + x->bad_bytes_jobs));
+		if (x->available)
+			fprintf(f, "%.3f", x->cpu_share);
+		fprintf(f, ",%llu,", (unsigned long long)(x->errors + x->bad_bytes_jobs));
 		csv_text(f, x->note);
 		fputc('\n', f);
 	}
