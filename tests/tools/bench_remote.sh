@@ -24,6 +24,11 @@ case $rc in
 	cat "$TMP/remote.out" "$TMP/remote.err" >&2
 	;;
 esac
+# A topology where nothing can export: the remote mode is not available here (3), and says why.
+printf '[device 03:00.0]\nside = dpu\nmmap_export_pci = 0\n' >"$TMP/noexport.ini"
+run noexport 3 env SOFTDOCA_TOPOLOGY="$TMP/noexport.ini" "$BENCH" --mem remote --tasks 10
+has noexport err "needs a device that exports memory over PCI"
+hasnt noexport out "jobs/s"
 # No companion is left behind.
 sleep 0.2
 pgrep -P $$ softdoca-bench >/dev/null && fail "a companion process is still running"

@@ -266,7 +266,9 @@ static int open_device(struct bench *b)
 		fprintf(stderr, "softdoca-bench: no usable DMA device%s%s%s: %s\n",
 			b->opts.pci_addr != NULL ? " at " : "", b->opts.pci_addr != NULL ? b->opts.pci_addr : "",
 			b->opts.mem == BENCH_MEM_REMOTE ? " that can import an export" : "", doca_error_get_name(err));
-		return BENCH_EXIT_FAILED;
+		/* The topology has no such device: the mode is not available here, nothing failed. */
+		return b->opts.mem == BENCH_MEM_REMOTE && b->opts.pci_addr == NULL ? BENCH_EXIT_UNAVAILABLE
+										    : BENCH_EXIT_FAILED;
 	}
 	return BENCH_EXIT_OK;
 }

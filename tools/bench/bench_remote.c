@@ -221,10 +221,13 @@ int bench_remote_start(struct bench_remote *r, size_t len)
 	snprintf(r->exporter_pci, sizeof(r->exporter_pci), "%s", h.pci);
 	if (h.status != DOCA_SUCCESS) {
 		bool missing = h.status == DOCA_ERROR_NOT_SUPPORTED;
+		bool no_device = missing && h.pci[0] == '\0';
 
 		fprintf(stderr, "softdoca-bench: --mem remote %s: in the companion process, %s%s%s answered %s\n",
-			missing ? "needs the cross-process engine" : "failed", h.step, h.pci[0] ? " on " : "", h.pci,
-			doca_error_get_name((doca_error_t)h.status));
+			no_device ? "needs a device that exports memory over PCI (see softdoca-caps)"
+			: missing ? "needs the cross-process engine"
+				  : "failed",
+			h.step, h.pci[0] ? " on " : "", h.pci, doca_error_get_name((doca_error_t)h.status));
 		bench_remote_stop(r);
 		return missing ? BENCH_EXIT_UNAVAILABLE : BENCH_EXIT_FAILED;
 	}
