@@ -33,7 +33,9 @@ lines=0
 work=""
 
 # name:flavour:folder.  Flavour decides which pkg-config folder the build
-# sees (dma_local_copy refuses to run unless built for the DPU).
+# sees (dma_local_copy refuses to run unless built for the DPU).  "pair"
+# runs two programs side by side: dma_copy_host (host flavour) exports a
+# buffer, dma_copy_dpu (DPU flavour) imports it and copies it over.
 acceptance=(
 	pe_polling:host:doca_common
 	pe_async_stop:host:doca_common
@@ -47,6 +49,7 @@ acceptance=(
 	graph:host:doca_common
 	cache_invalidate:host:doca_common
 	dma_local_copy:dpu:doca_dma
+	dma_copy:pair:doca_dma
 )
 
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
@@ -215,25 +218,92 @@ check_flags() { # name exe flavour
 	record_row "$name --no-such-flag" "$flavour"
 }
 
-for entry in "${selected[@]}"; do
-	IFS=: read -r name flavour folder <<<"$entry"
-	src="$tree/samples/$folder/$name"
-	build="$work/build/$name"
-	pc=$pc_host
-	[ "$flavour" = dpu ] && pc=$pc_dpu
+# build_sample NAME FOLDER FLAVOUR - meson setup + ninja; sets exe, or
+# verdict=FAIL and detail.
+build_sample() {
+	local name=$1 src="$tree/samples/$2/$1" build="$work/build/$1" pc=$pc_host
+	[ "$3" = dpu ] && pc=$pc_dpu
+	exe="$build/doca_$name"
+	verdict=PASS
 	if [ ! -f "$src/meson.build" ]; then
 		verdict=FAIL; detail="not in this samples tree"
 	elif ! PKG_CONFIG_PATH="$pc" meson setup "$build" "$src" >"$work/$name.setup.log" 2>&1; then
 		verdict=FAIL; detail="meson setup failed ($work/$name.setup.log)"
 	elif ! ninja -C "$build" >"$work/$name.build.log" 2>&1; then
 		verdict=FAIL; detail="build failed ($work/$name.build.log)"
-	else
-		judge "$name" "$build/doca_$name" "$flavour"
 	fi
+}
+
+# The command prefix of a run: valgrind with a log file when asked.
+run_prefix() { # name
+	if [ $use_valgrind = 1 ]; then
+		echo "valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible --log-file=$work/$1.valgrind"
+	fi
+}
+
+# dma_copy_host and dma_copy_dpu as two processes.  The host exports its
+# buffer and waits for Enter on stdin (a FIFO here); the DPU imports the
+# descriptor from the files the host wrote and prints the host's text.
+run_pair() {
+	local host_exe dpu_exe text="softdoca pair $$ $(date +%s%N)"
+	local desc="$work/export_desc.txt" info="$work/buffer_info.txt" fifo="$work/host.stdin"
+	local host_pid rc=0 waited=0 t=$((timeout_s * (use_valgrind ? 10 : 1)))
+	build_sample dma_copy_host doca_dma host; host_exe=$exe
+	[ "$verdict" = PASS ] || return
+	build_sample dma_copy_dpu doca_dma dpu; dpu_exe=$exe
+	[ "$verdict" = PASS ] || return
+	rm -f "$desc" "$info" "$fifo"
+	mkfifo "$fifo"
+	( cd "$(dirname "$host_exe")" && LD_LIBRARY_PATH="$libdir" exec timeout "$t" $(run_prefix dma_copy_host) \
+		"$host_exe" -t "$text" -d "$desc" -b "$info" <"$fifo" >"$work/dma_copy_host.stdout" 2>"$work/dma_copy_host.stderr" ) &
+	host_pid=$!
+	exec 7>"$fifo" # keep the host's stdin open until we press Enter
+	while ! grep -q "press enter" "$work/dma_copy_host.stdout" 2>/dev/null; do
+		if ! kill -0 $host_pid 2>/dev/null || [ $waited -ge $((t * 10)) ]; then
+			exec 7>&-
+			wait $host_pid || true
+			verdict=FAIL; detail="the host side never exported (see $work/dma_copy_host.stderr)"; return
+		fi
+		sleep 0.1; waited=$((waited + 1))
+	done
+	( cd "$(dirname "$dpu_exe")" && LD_LIBRARY_PATH="$libdir" timeout "$t" $(run_prefix dma_copy_dpu) \
+		"$dpu_exe" -d "$desc" -b "$info" >"$work/dma_copy_dpu.stdout" 2>"$work/dma_copy_dpu.stderr" ) || rc=$?
+	printf '\n' >&7 # "Wait till the DPU has finished and press enter"
+	exec 7>&-
+	local host_rc=0
+	wait $host_pid || host_rc=$?
+	if [ $rc != 0 ]; then verdict=FAIL; detail="DPU side exit status $rc"; return; fi
+	if ! grep -qF "Memory content: $text" "$work/dma_copy_dpu.stdout"; then
+		verdict=FAIL; detail="the DPU did not print the host's text"; return
+	fi
+	if [ $host_rc != 0 ]; then verdict=FAIL; detail="host side exit status $host_rc after Enter"; return; fi
+	for side in host dpu; do
+		if grep -q "failed with status" "$work/dma_copy_$side.stderr" ||
+			! grep -v '^[[:space:]]*$' "$work/dma_copy_$side.stdout" | tail -n1 | grep -q "Sample finished successfully"; then
+			verdict=FAIL; detail="$side side did not finish successfully"; return
+		fi
+		if [ $use_valgrind = 1 ] && [ "$(softdoca_leaks "$work/dma_copy_$side.valgrind")" != 0 ]; then
+			verdict=FAIL; detail="valgrind: leak inside softdoca on the $side side"; return
+		fi
+	done
+	verdict=PASS; detail="DPU printed the host's text; host exited on Enter"
+	[ $use_valgrind = 1 ] && detail="$detail; valgrind clean"
+	return 0
+}
+
+for entry in "${selected[@]}"; do
+	IFS=: read -r name flavour folder <<<"$entry"
+	if [ "$flavour" = pair ]; then
+		run_pair
+		record_row "$name" "$flavour"
+		continue
+	fi
+	build_sample "$name" "$folder" "$flavour"
+	[ "$verdict" = PASS ] && judge "$name" "$exe" "$flavour"
 	record_row "$name" "$flavour"
 	# Samples that parse their command line: the built-in flags (01 §9.5, §9.7).
-	if [ "$verdict" = PASS ] && grep -q doca_argp_start "$src"/*_main.c 2>/dev/null; then
-		check_flags "$name" "$build/doca_$name" "$flavour"
+	if [ "$verdict" = PASS ] && grep -q doca_argp_start "$tree/samples/$folder/$name"/*_main.c 2>/dev/null; then
+		check_flags "$name" "$exe" "$flavour"
 	fi
 done
 
