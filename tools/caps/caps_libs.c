@@ -7,7 +7,9 @@
  * by opening libdoca_comch (tool_comch.c).
  */
 #include <dlfcn.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <doca_ctx.h>
 #include <doca_dma.h>
@@ -147,6 +149,12 @@ void caps_print_lib_caps(struct doca_dev *dev, int depth, const struct tool_comc
 
 /* ---- --list-libs ---- */
 
+/* The path without "..": the run path of a build tree makes long detours. */
+static const char *tidy(const char *path, char *buf)
+{
+	return realpath(path, buf) != NULL ? buf : path;
+}
+
 /* Path of the shared object that holds `symbol`, or NULL. */
 static const char *loaded_from(void *symbol)
 {
@@ -160,32 +168,36 @@ static const char *loaded_from(void *symbol)
 static void print_linked_lib(const char *name, void *symbol)
 {
 	const char *path = loaded_from(symbol);
+	char buf[PATH_MAX];
 
-	caps_kv(1, name, "present (%s)", path != NULL ? path : "linked");
+	caps_kv(1, name, "present (%s)", path != NULL ? tidy(path, buf) : "linked");
 }
 
 static void print_optional_lib(const char *name, const char *soname)
 {
 	char path[512];
 	char why[512];
+	char buf[PATH_MAX];
 	void *handle = tool_lib_open(soname, path, sizeof(path), why, sizeof(why));
 
 	if (handle == NULL) {
 		caps_kv(1, name, "not present");
 		return;
 	}
-	caps_kv(1, name, "present (%s)", path);
+	caps_kv(1, name, "present (%s)", tidy(path, buf));
 	dlclose(handle);
 }
 
 void caps_print_libs(const struct tool_comch_lib *comch)
 {
+	char buf[PATH_MAX];
+
 	printf("Libraries:\n");
 	print_linked_lib("common", (void *)doca_devinfo_create_list);
 	print_linked_lib("dma", (void *)doca_dma_create);
 	print_optional_lib("argp", "libdoca_argp.so.3");
 	if (comch->handle != NULL)
-		caps_kv(1, "comch", "present (%s)", comch->path);
+		caps_kv(1, "comch", "present (%s)", tidy(comch->path, buf));
 	else
 		caps_kv(1, "comch", "not present");
 }
