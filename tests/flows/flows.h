@@ -370,7 +370,8 @@ static inline unsigned long flow_poll_counter(struct doca_pe *pe, const volatile
 	while (*counter < target) {
 		if (doca_pe_progress(pe))
 			busy++;
-		else if (flow_now() > deadline) {
+		/* Also on busy calls: a PE kept busy forever must not hang the test. */
+		if (flow_now() > deadline) {
 			fprintf(stderr, "[%s] hung: counter %d of %d after %.0f s\n", sd_test_case_name,
 				*counter, target, FLOW_DEADLINE_SEC);
 			CHECK(!"progress stalled");
@@ -386,8 +387,28 @@ static inline void flow_poll_while(struct doca_pe *pe, const volatile bool *flag
 	double deadline = flow_now() + FLOW_DEADLINE_SEC;
 
 	while (*flag) {
-		if (doca_pe_progress(pe) == 0 && flow_now() > deadline) {
+		doca_pe_progress(pe);
+		if (flow_now() > deadline) {
 			fprintf(stderr, "[%s] hung waiting for a flag\n", sd_test_case_name);
+			CHECK(!"progress stalled");
+			break;
+		}
+	}
+}
+
+/*
+ * Progress until `ctx` is IDLE.  Polls the state, not the return value:
+ * with worker threads (D-35) a call may return 0 while work is still
+ * under way, so "progress returned 0" never means "done".
+ */
+static inline void flow_poll_until_idle(struct doca_pe *pe, struct doca_ctx *ctx)
+{
+	double deadline = flow_now() + FLOW_DEADLINE_SEC;
+
+	while (flow_ctx_state(ctx) != DOCA_CTX_STATE_IDLE) {
+		doca_pe_progress(pe);
+		if (flow_now() > deadline) {
+			fprintf(stderr, "[%s] hung waiting for IDLE\n", sd_test_case_name);
 			CHECK(!"progress stalled");
 			break;
 		}

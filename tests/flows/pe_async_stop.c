@@ -235,8 +235,7 @@ static void async_stop_from_main_flushes_everything(void)
 	CHECK_EQ_U64(flow_ctx_inflight(st.ctx), NUM_TASKS);
 	CHECK_EQ_U64(st.flushed + st.early_errors + st.succeeded, 0); /* B9c */
 
-	while (!st.has_stopped && doca_pe_progress(b.pe))
-		;
+	flow_poll_until_idle(b.pe, st.ctx);
 	CHECK(st.has_stopped);
 	CHECK_EQ_U64(st.succeeded, 0);
 	CHECK_EQ_U64(st.early_errors, 0);

@@ -217,8 +217,7 @@ static void event_new_work_signals_an_armed_pe(void)
 	CHECK(event_readable(h, WAIT_MS));
 	CHECK_OK(doca_pe_clear_notification(b.pe, 0));
 	st.failed = 0;
-	while (flow_ctx_state(st.ctx) != DOCA_CTX_STATE_IDLE && doca_pe_progress(b.pe))
-		;
+	flow_poll_until_idle(b.pe, st.ctx);
 	CHECK_EQ_U64(st.failed, 1); /* the flushed task */
 	CHECK(flow_ctx_state(st.ctx) == DOCA_CTX_STATE_IDLE);
 

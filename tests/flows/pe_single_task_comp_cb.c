@@ -118,7 +118,7 @@ static void single_callback_reads_failure_and_flush_codes(void)
 		CHECK_ERR(st.status_of[v], want);
 		CHECK(st.state_in_cb[v] == state); /* D-8: every error callback sees STOPPING */
 	}
-	flow_drain(b.pe);
+	flow_poll_until_idle(b.pe, st.ctx);
 	CHECK(flow_ctx_state(st.ctx) == DOCA_CTX_STATE_IDLE);
 	CHECK_OK(doca_ctx_stop(st.ctx));
 	CHECK_OK(doca_dma_destroy(dma));
