@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -22,23 +23,36 @@
  */
 void sd_comch_conn_free(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
 {
-	uint8_t phase = atomic_load_explicit(&conn->phase, memory_order_acquire);
-
 	if (conn->fd >= 0) {
 		char sink[256];
 
-		shutdown(conn->fd, SHUT_RD);
+		if (ep->io.epfd >= 0)
+			(void)epoll_ctl(ep->io.epfd, EPOLL_CTL_DEL, conn->fd, NULL);
+		shutdown(conn->fd, SHUT_RDWR);
 		while (recv(conn->fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
 			;
 		close(conn->fd);
 		conn->fd = -1;
 	}
-	if (phase == SD_CONN_POSTED || phase == SD_CONN_GONE)
+	if (atomic_load_explicit(&conn->phase, memory_order_relaxed) == SD_CONN_POSTED)
 		atomic_fetch_sub(&ep->posted, 1);
-	conn->app = SD_APP_NONE;
+	if (ep->staged.kind != SD_EV_NONE && ep->staged.conn == conn)
+		ep->staged.kind = SD_EV_NONE;
+	conn->app = SD_APP_ENDED;
 	conn->user_data.u64 = 0;
 	conn->gen++;
 	atomic_store_explicit(&conn->phase, SD_CONN_FREE, memory_order_release);
+}
+
+/*
+ * The application ends a connection (doca_comch_server_disconnect): the
+ * peer sees the end of stream at once, sends still waiting fail, and the
+ * slot is given back; no event follows.
+ */
+void sd_comch_conn_close_locally(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
+{
+	sd_comch_fail_pending(ep, conn, DOCA_ERROR_NOT_CONNECTED);
+	sd_comch_conn_free(ep, conn);
 }
 
 doca_error_t doca_comch_connection_set_user_data(struct doca_comch_connection *connection, union doca_data user_data)
@@ -90,6 +104,7 @@ doca_error_t doca_comch_connection_update_info(struct doca_comch_connection *com
 		memcpy(comch_connection->snap, comch_connection->count, sizeof(comch_connection->snap));
 		return DOCA_SUCCESS;
 	case SD_APP_CLOSING:
+	case SD_APP_ENDED:
 		return SD_REJECT(DOCA_ERROR_CONNECTION_ABORTED, "connection %p has been disconnected",
 				 (void *)comch_connection);
 	default:

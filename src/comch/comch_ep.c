@@ -11,6 +11,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "comch_priv.h"
 #include "sd_log.h"
@@ -70,6 +71,7 @@ doca_error_t sd_comch_ep_init(struct sd_comch_ep *ep, bool is_server, struct doc
 		ep->conns[i].ep = ep;
 		ep->conns[i].fd = -1;
 		atomic_init(&ep->conns[i].phase, SD_CONN_FREE);
+		atomic_init(&ep->conns[i].watch_fired, false);
 	}
 	ep->ev_recv.ep = ep;
 	ep->ev_conn.ep = ep;
@@ -152,7 +154,7 @@ static bool sd_comch_anything_configured(const struct sd_comch_ep *ep)
 	       ep->new_consumer_cb != NULL;
 }
 
-/* Run-time resources of a started endpoint, in the order start builds them. */
+/* Release what a start built (also after a start that failed half way). */
 static void sd_comch_teardown(struct sd_comch_ep *ep)
 {
 	sd_comch_io_join(ep);
@@ -166,7 +168,12 @@ static void sd_comch_teardown(struct sd_comch_ep *ep)
 	atomic_store(&ep->posted, 0);
 	sd_comch_ring_fini(&ep->ring);
 	free(ep->send_bufs);
+	free(ep->recv_buf);
 	ep->send_bufs = NULL;
+	ep->recv_buf = NULL;
+	ep->staged.kind = SD_EV_NONE;
+	ep->next_read = 0;
+	ep->in_callback = false;
 	ep->pend_head = NULL;
 	ep->pend_tail = NULL;
 	ep->lost_peer = false;
@@ -187,20 +194,17 @@ static doca_error_t sd_comch_start(struct doca_ctx *ctx)
 			      ctx->ops->type_name, (void *)ep);
 		return DOCA_ERROR_INVALID_VALUE;
 	}
-	/* Each send task owns one message slot: sending never allocates. */
-	if (send->configured) {
+	/*
+	 * Each send task owns one message slot, and one buffer receives: no
+	 * message ever allocates.  Plain malloc: untouched pages cost nothing.
+	 */
+	ep->recv_buf = malloc(ep->max_msg);
+	if (send->configured)
 		ep->send_bufs = malloc((size_t)send->num_tasks * ep->max_msg);
-		if (ep->send_bufs == NULL) {
-			SD_LOG_ERR_AS(func, "out of memory for %u send buffers of %u bytes (%s %p)", send->num_tasks,
-				      ep->max_msg, ctx->ops->type_name, (void *)ep);
-			return DOCA_ERROR_NO_MEMORY;
-		}
-	}
-	/* Room for the queued messages plus one connect and one disconnect per slot. */
-	if (sd_comch_ring_init(&ep->ring, ep->recv_queue + 2 * ep->max_conns, ep->max_msg) != DOCA_SUCCESS) {
+	if (ep->recv_buf == NULL || (send->configured && ep->send_bufs == NULL) ||
+	    sd_comch_ring_init(&ep->ring, ep->max_conns) != DOCA_SUCCESS) {
 		sd_comch_teardown(ep);
-		SD_LOG_ERR_AS(func, "out of memory for a receive queue of %u messages (%s %p)", ep->recv_queue,
-			      ctx->ops->type_name, (void *)ep);
+		SD_LOG_ERR_AS(func, "out of memory for the message buffers (%s %p)", ctx->ops->type_name, (void *)ep);
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	err = sd_comch_addr_build(ep, func);
@@ -218,6 +222,11 @@ static void sd_comch_release(struct doca_ctx *ctx)
 	sd_comch_teardown(sd_comch_ep_of_ctx(ctx));
 }
 
+/*
+ * Entering STOPPING: every peer hears the end of stream at once; the links
+ * themselves are torn down by the following progress calls, one per call,
+ * and the context reaches IDLE after the last (04 §1.11).
+ */
 static void sd_comch_on_stopping(struct doca_ctx *ctx)
 {
 	struct sd_comch_ep *ep = sd_comch_ep_of_ctx(ctx);
@@ -225,6 +234,16 @@ static void sd_comch_on_stopping(struct doca_ctx *ctx)
 	/* Sends still waiting for socket room are flushed (DOCA_ERROR_SHUTDOWN). */
 	sd_comch_fail_pending(ep, NULL, DOCA_ERROR_SHUTDOWN);
 	ep->lost_peer = false;
+	ep->staged.kind = SD_EV_NONE;
+	for (uint32_t i = 0; i < ep->max_conns; i++) {
+		struct doca_comch_connection *conn = &ep->conns[i];
+
+		if (atomic_load_explicit(&conn->phase, memory_order_acquire) != SD_CONN_POSTED)
+			continue;
+		shutdown(conn->fd, SHUT_RDWR);
+		if (conn->app == SD_APP_LIVE)
+			conn->app = SD_APP_CLOSING;
+	}
 	sd_comch_io_request_stop(ep);
 }
 
@@ -247,8 +266,8 @@ static bool sd_comch_client_started(struct doca_ctx *ctx)
 
 	if (!atomic_load(&ep->connected))
 		return false;
-	/* Even a link already gone counts: its DISCONNECT then stops the client. */
-	if (conn->app == SD_APP_NONE) {
+	/* The RUNNING callback may send at once: the link is usable from here. */
+	if (conn->app != SD_APP_LIVE) {
 		conn->app = SD_APP_LIVE;
 		conn->user_data.u64 = 0;
 		memset(conn->count, 0, sizeof(conn->count));

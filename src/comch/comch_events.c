@@ -3,16 +3,19 @@
  * disconnect events handed to the application, one per doca_pe_progress
  * call (D-6), and the registration of their callbacks.
  *
- * Events come from the ring in the order the I/O thread saw them, so for
- * one connection the connect event precedes its messages and every message
- * precedes its disconnect (04 §1.9).  Task completions are reported by the
+ * A server's connect events come from the ring filled by its I/O thread;
+ * messages and ends of stream are read from a connection only once its
+ * connect event was handed out, and in socket order, so for one connection
+ * the connect event precedes its messages and every message precedes its
+ * disconnect (04 §1.9).  Task completions are reported by the
  * framework's task step, before any event, which gives the "send completion
  * before the reply" order of 04 §1.7.
  *
- * Events of a connection the application no longer sees (disconnected
- * locally, or its context is stopping) are consumed without a callback.
+ * While the context is STOPPING, established connections are torn down one
+ * per progress call, without callbacks, and nothing more is read.
  */
 #include <string.h>
+#include <sys/socket.h>
 
 #include "comch_priv.h"
 #include "sd_log.h"
@@ -127,35 +130,57 @@ static bool sd_comch_lost_peer_due(const struct sd_comch_ep *ep)
 	return ep->lost_peer && ep->ctx.inflight == 0 && ep->ctx.state == DOCA_CTX_STATE_RUNNING;
 }
 
+/*
+ * A STOPPING endpoint's next established connection to tear down, or NULL.
+ * A server connection whose CONNECT is still queued waits for it.
+ */
+static struct doca_comch_connection *sd_comch_next_teardown(struct sd_comch_ep *ep)
+{
+	if (ep->ctx.state != DOCA_CTX_STATE_STOPPING)
+		return NULL;
+	for (uint32_t i = 0; i < ep->max_conns; i++) {
+		struct doca_comch_connection *conn = &ep->conns[i];
+
+		bool announced = conn->app == SD_APP_LIVE || conn->app == SD_APP_CLOSING;
+
+		if (atomic_load_explicit(&conn->phase, memory_order_acquire) == SD_CONN_POSTED &&
+		    (announced || !ep->is_server))
+			return conn;
+	}
+	return NULL;
+}
+
 bool sd_comch_event_pending(struct doca_ctx *ctx)
 {
 	struct sd_comch_ep *ep = sd_comch_ep_of_ctx(ctx);
 
-	if (ep->ring.cap != 0 && !sd_comch_ring_empty(&ep->ring))
+	if (ep->staged.kind != SD_EV_NONE || !sd_comch_ring_empty(&ep->ring))
 		return true;
 	/* Retrying a blocked send is progress when it gets through. */
 	if (ep->pend_head != NULL && sd_comch_flush_pending(ep))
 		return true;
-	return sd_comch_lost_peer_due(ep);
-}
-
-/* Release the oldest ring entry, waking the I/O thread if it waits for room. */
-static void sd_comch_consume(struct sd_comch_ep *ep)
-{
-	if (sd_comch_ring_pop(&ep->ring))
-		sd_comch_io_wake(ep);
+	if (sd_comch_lost_peer_due(ep) || sd_comch_next_teardown(ep) != NULL)
+		return true;
+	if (sd_comch_read_one(ep))
+		return true;
+	/* Nothing to do and the application is about to wait: arm the wake-ups. */
+	if (atomic_load(&ctx->pe->armed))
+		sd_comch_watch_all(ep);
+	return false;
 }
 
 static void sd_comch_on_connect(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
 {
 	doca_comch_event_connection_status_changed_cb_t cb = ep->connect_cb;
 
-	sd_comch_consume(ep); /* nothing of the entry is needed below */
+	sd_comch_ring_pop(&ep->ring); /* nothing of the entry is needed below */
 	conn->user_data.u64 = 0;
 	memset(conn->count, 0, sizeof(conn->count));
 	memset(conn->snap, 0, sizeof(conn->snap));
 	if (ep->ctx.state != DOCA_CTX_STATE_RUNNING) {
-		conn->app = SD_APP_CLOSING; /* the I/O thread is tearing it down */
+		/* Connected while the server stops: end it, it is torn down next. */
+		conn->app = SD_APP_CLOSING;
+		shutdown(conn->fd, SHUT_RDWR);
 		return;
 	}
 	conn->app = SD_APP_LIVE;
@@ -163,18 +188,16 @@ static void sd_comch_on_connect(struct sd_comch_ep *ep, struct doca_comch_connec
 		cb(&ep->ev_conn, conn, 1);
 }
 
-static void sd_comch_on_msg(struct sd_comch_ep *ep, struct sd_comch_ev *ev)
+static void sd_comch_on_msg(struct sd_comch_ep *ep, struct doca_comch_connection *conn, uint32_t len)
 {
-	struct doca_comch_connection *conn = ev->conn;
-
-	if (conn->app == SD_APP_LIVE && ep->ctx.state == DOCA_CTX_STATE_RUNNING) {
-		conn->count[DOCA_COMCH_COUNTER_RECV_MESSAGES - 1]++;
-		conn->count[DOCA_COMCH_COUNTER_RECV_BYTES - 1] += ev->len;
-		/* The buffer is the ring entry's: valid until the pop below. */
-		if (ep->recv_cb != NULL)
-			ep->recv_cb(&ep->ev_recv, ev->data, ev->len, conn);
-	}
-	sd_comch_consume(ep);
+	conn->count[DOCA_COMCH_COUNTER_RECV_MESSAGES - 1]++;
+	conn->count[DOCA_COMCH_COUNTER_RECV_BYTES - 1] += len;
+	if (ep->recv_cb == NULL)
+		return; /* nobody listens: the message is consumed */
+	/* The buffer stays untouched until the callback returns. */
+	ep->in_callback = true;
+	ep->recv_cb(&ep->ev_recv, ep->recv_buf, len, conn);
+	ep->in_callback = false;
 }
 
 static void sd_comch_on_disconnect(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
@@ -182,7 +205,6 @@ static void sd_comch_on_disconnect(struct sd_comch_ep *ep, struct doca_comch_con
 	bool running = ep->ctx.state == DOCA_CTX_STATE_RUNNING;
 	bool was_live = conn->app == SD_APP_LIVE;
 
-	sd_comch_consume(ep);
 	sd_comch_fail_pending(ep, conn, DOCA_ERROR_NOT_CONNECTED);
 	conn->app = SD_APP_CLOSING; /* no more sends while the callback runs */
 	if (ep->is_server) {
@@ -203,28 +225,42 @@ static void sd_comch_on_disconnect(struct sd_comch_ep *ep, struct doca_comch_con
 	}
 }
 
+/* Hand out the staged message or end of stream. */
+static void sd_comch_dispatch_staged(struct sd_comch_ep *ep)
+{
+	struct sd_comch_ev ev = ep->staged;
+
+	ep->staged.kind = SD_EV_NONE;
+	if (ev.kind == SD_EV_DISCONNECT) {
+		sd_comch_on_disconnect(ep, ev.conn);
+		return;
+	}
+	if (ev.conn->app == SD_APP_LIVE && ep->ctx.state == DOCA_CTX_STATE_RUNNING)
+		sd_comch_on_msg(ep, ev.conn, ev.len);
+}
+
 void sd_comch_event_dispatch(struct doca_ctx *ctx)
 {
 	struct sd_comch_ep *ep = sd_comch_ep_of_ctx(ctx);
-	struct sd_comch_ev *ev = ep->ring.cap != 0 ? sd_comch_ring_peek(&ep->ring) : NULL;
+	struct sd_comch_ev *ev;
+	struct doca_comch_connection *conn;
 
-	if (ev == NULL) {
-		/* A blocked send got through (reported next call), or the client lost its server. */
-		if (sd_comch_lost_peer_due(ep)) {
-			ep->lost_peer = false;
-			priv_doca_ctx_fatal_stop(ctx);
-		}
+	if (ep->staged.kind != SD_EV_NONE) {
+		sd_comch_dispatch_staged(ep);
 		return;
 	}
-	switch (ev->kind) {
-	case SD_EV_CONNECT:
+	ev = sd_comch_ring_peek(&ep->ring);
+	if (ev != NULL) {
 		sd_comch_on_connect(ep, ev->conn);
-		break;
-	case SD_EV_MSG:
-		sd_comch_on_msg(ep, ev);
-		break;
-	default:
-		sd_comch_on_disconnect(ep, ev->conn);
-		break;
+		return;
 	}
+	if (sd_comch_lost_peer_due(ep)) {
+		ep->lost_peer = false;
+		priv_doca_ctx_fatal_stop(ctx);
+		return;
+	}
+	conn = sd_comch_next_teardown(ep);
+	if (conn != NULL)
+		sd_comch_conn_free(ep, conn); /* one per call, no callback */
+	/* Otherwise a blocked send got through: it is reported by the next call. */
 }

@@ -1,19 +1,22 @@
 /*
  * comch_io.c - the library thread of a started Comch endpoint.
  *
- * It waits in epoll on the endpoint's sockets and does all the blocking
- * work: accepting clients and checking their hello (server), finding the
- * server and finishing the handshake (client), and reading messages into
- * the event ring.  After queueing an event it wakes the progress engine if
- * the application armed it (D-20).  It never calls application code and
- * never logs (D-31): an SDK log backend may belong to the application.
+ * It waits in epoll and does the work that would block or that nobody
+ * else would notice: the handshakes (comch_handshake.c: accepting and
+ * checking clients on a server, looking for the server on a client, every
+ * 5 ms until found), and waking the progress engine (D-20).  Messages are
+ * not read here: the progress thread reads them itself (comch_recv.c).  An
+ * established connection sits in this thread's epoll set with a one-shot
+ * registration that the progress thread re-arms only when the application
+ * arms the PE; when it fires this thread kicks the PE.  A polling program
+ * therefore never wakes this thread, whatever its traffic.
  *
- * Leaving: on `stop` (context entered STOPPING) it hides the server and
- * shuts every established link down, which makes each report end-of-stream
- * and queue its DISCONNECT; on `quit` (context going IDLE) it returns.
+ * It never calls application code and never logs (D-31): an SDK log
+ * backend may belong to the application.  On `stop` (context entered
+ * STOPPING) it hides the server and drops unfinished handshakes; on `quit`
+ * (context going IDLE) it returns.
  */
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,14 +27,6 @@
 
 #include "comch_priv.h"
 #include "sd_log.h"
-
-/* epoll tags: the wake-up eventfd, the listening socket, slot i + 2. */
-#define SD_TAG_WAKE 0u
-#define SD_TAG_LISTEN 1u
-#define SD_TAG_CONN 2u
-
-/* Messages read from one connection before looking at the others. */
-#define SD_READ_BURST 64
 
 static void sd_io_kick(struct sd_comch_ep *ep)
 {
@@ -49,7 +44,7 @@ static void sd_io_drain_wake(struct sd_comch_ep *ep)
 		;
 }
 
-void sd_comch_io_wake(struct sd_comch_ep *ep)
+static void sd_io_wake(struct sd_comch_ep *ep)
 {
 	uint64_t one = 1;
 	ssize_t n;
@@ -59,50 +54,7 @@ void sd_comch_io_wake(struct sd_comch_ep *ep)
 	} while (n < 0 && errno == EINTR);
 }
 
-/*
- * A free ring entry, waiting for the progress thread to make room if the
- * ring is full.  NULL only when the thread has to quit.
- */
-static struct sd_comch_ev *sd_io_reserve(struct sd_comch_ep *ep)
-{
-	struct sd_comch_ring *ring = &ep->ring;
-
-	for (;;) {
-		struct sd_comch_ev *ev = sd_comch_ring_reserve(ring);
-		struct pollfd pfd = {.fd = ep->io.wake_fd, .events = POLLIN};
-
-		if (ev != NULL)
-			return ev;
-		if (atomic_load(&ep->io.quit))
-			return NULL;
-		atomic_store(&ring->producer_waiting, true);
-		ev = sd_comch_ring_reserve(ring);
-		if (ev != NULL) {
-			atomic_store(&ring->producer_waiting, false);
-			return ev;
-		}
-		sd_io_kick(ep); /* a full ring is work for an armed PE */
-		(void)poll(&pfd, 1, 100);
-		sd_io_drain_wake(ep);
-	}
-}
-
-/* Queue one event; false when the thread has to quit instead. */
-static bool sd_io_post(struct sd_comch_ep *ep, uint32_t kind, struct doca_comch_connection *conn)
-{
-	struct sd_comch_ev *ev = sd_io_reserve(ep);
-
-	if (ev == NULL)
-		return false;
-	ev->kind = kind;
-	ev->conn = conn;
-	ev->len = 0;
-	sd_comch_ring_commit(&ep->ring);
-	sd_io_kick(ep);
-	return true;
-}
-
-static void sd_io_unwatch_close(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
+void sd_comch_io_unwatch_close(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
 {
 	epoll_ctl(ep->io.epfd, EPOLL_CTL_DEL, conn->fd, NULL);
 	close(conn->fd);
@@ -110,184 +62,67 @@ static void sd_io_unwatch_close(struct sd_comch_ep *ep, struct doca_comch_connec
 	atomic_store_explicit(&conn->phase, SD_CONN_FREE, memory_order_release);
 }
 
-/* An established link ended: hand the slot to the progress thread. */
-static void sd_io_conn_gone(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
+/*
+ * The link is established: from here on it belongs to the progress thread.
+ * Announce it (server) or report the start (client).
+ */
+void sd_comch_io_established(struct sd_comch_ep *ep, struct doca_comch_connection *conn, uint32_t peer_max)
 {
-	epoll_ctl(ep->io.epfd, EPOLL_CTL_DEL, conn->fd, NULL);
-	atomic_store_explicit(&conn->phase, SD_CONN_GONE, memory_order_release);
-	(void)sd_io_post(ep, SD_EV_DISCONNECT, conn); /* on quit, release cleans up */
-}
+	/*
+	 * The ring has one entry per slot and a slot is only given back after
+	 * its CONNECT was consumed, so there is always room; a full ring would
+	 * be a broken invariant, answered by dropping the link, never a crash.
+	 */
+	struct sd_comch_ev *ev = ep->is_server ? sd_comch_ring_reserve(&ep->ring) : NULL;
 
-/* The link is established: announce it (server) or report the start (client). */
-static void sd_io_conn_established(struct sd_comch_ep *ep, struct doca_comch_connection *conn, uint32_t peer_max)
-{
+	if (ep->is_server && ev == NULL) {
+		sd_comch_io_unwatch_close(ep, conn);
+		return;
+	}
 	conn->eff_max = peer_max < ep->max_msg ? peer_max : ep->max_msg;
+	sd_comch_io_watch(ep, conn);
 	atomic_fetch_add(&ep->posted, 1);
 	atomic_store_explicit(&conn->phase, SD_CONN_POSTED, memory_order_release);
 	if (ep->is_server) {
-		(void)sd_io_post(ep, SD_EV_CONNECT, conn);
-		return;
+		ev->kind = SD_EV_CONNECT;
+		ev->conn = conn;
+		ev->len = 0;
+		sd_comch_ring_commit(&ep->ring);
+	} else {
+		atomic_store(&ep->connected, true);
 	}
-	atomic_store(&ep->connected, true);
 	sd_io_kick(ep);
 }
 
-/* Read queued messages of an established link into the ring. */
-static void sd_io_read_msgs(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
+/*
+ * Wake the PE when `conn` becomes readable (or ends), once (either thread;
+ * the handshake made the registration).
+ */
+void sd_comch_io_watch(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
 {
-	for (int i = 0; i < SD_READ_BURST; i++) {
-		struct sd_comch_ev *ev = sd_io_reserve(ep);
-		uint32_t kind = 0;
-		struct iovec iov[2];
-		struct msghdr mh;
-		ssize_t n;
-
-		if (ev == NULL)
-			return;
-		iov[0].iov_base = &kind;
-		iov[0].iov_len = sizeof(kind);
-		iov[1].iov_base = ev->data;
-		iov[1].iov_len = ep->ring.buf_size;
-		memset(&mh, 0, sizeof(mh));
-		mh.msg_iov = iov;
-		mh.msg_iovlen = 2;
-		n = recvmsg(conn->fd, &mh, MSG_DONTWAIT);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return;
-		if (n < (ssize_t)sizeof(kind) || (mh.msg_flags & MSG_TRUNC) != 0 || kind != SD_WIRE_DATA) {
-			/* End of stream, reset, or a frame no softdoca peer sends. */
-			sd_io_conn_gone(ep, conn);
-			return;
-		}
-		ev->kind = SD_EV_MSG;
-		ev->conn = conn;
-		ev->len = (uint32_t)((size_t)n - sizeof(kind));
-		sd_comch_ring_commit(&ep->ring);
-		sd_io_kick(ep);
-	}
-}
-
-/* ---- server side ---- */
-
-static void sd_io_reject(int fd, uint32_t reason)
-{
-	struct sd_wire_reject rej = {.kind = SD_WIRE_REJECT, .reason = reason};
-
-	(void)send(fd, &rej, sizeof(rej), MSG_DONTWAIT | MSG_NOSIGNAL);
-}
-
-static struct doca_comch_connection *sd_io_claim_slot(struct sd_comch_ep *ep)
-{
-	for (uint32_t i = 0; i < ep->max_conns; i++) {
-		struct doca_comch_connection *conn = &ep->conns[i];
-
-		if (atomic_load_explicit(&conn->phase, memory_order_acquire) == SD_CONN_FREE)
-			return conn;
-	}
-	return NULL;
-}
-
-static bool sd_io_watch(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
-{
-	struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP};
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT};
 
 	ev.data.u64 = SD_TAG_CONN + (uint64_t)(conn - ep->conns);
-	return epoll_ctl(ep->io.epfd, EPOLL_CTL_ADD, conn->fd, &ev) == 0;
+	atomic_store(&conn->watch_fired, false);
+	(void)epoll_ctl(ep->io.epfd, EPOLL_CTL_MOD, conn->fd, &ev);
 }
 
-static void sd_io_accept(struct sd_comch_ep *ep)
-{
-	for (;;) {
-		int fd = accept4(ep->io.listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		struct doca_comch_connection *conn;
+/* ---- stopping: hide the server, drop unfinished handshakes ---- */
 
-		if (fd < 0)
-			return; /* EAGAIN, or a client that gave up meanwhile */
-		if (atomic_load(&ep->io.stop)) {
-			sd_io_reject(fd, SD_REJECT_STOPPING);
-			close(fd);
-			continue;
-		}
-		conn = sd_io_claim_slot(ep);
-		if (conn == NULL) {
-			sd_io_reject(fd, SD_REJECT_FULL);
-			close(fd);
-			continue;
-		}
-		conn->fd = fd;
-		atomic_store_explicit(&conn->phase, SD_CONN_HANDSHAKE, memory_order_relaxed);
-		if (!sd_io_watch(ep, conn)) {
-			close(fd);
-			conn->fd = -1;
-			atomic_store_explicit(&conn->phase, SD_CONN_FREE, memory_order_relaxed);
-		}
-	}
-}
-
-/* Does the hello frame of `n` bytes in the scratch buffer name this server? */
-static bool sd_io_hello_matches(const struct sd_comch_ep *ep, ssize_t n, uint32_t *peer_max)
-{
-	struct sd_wire_hello hello;
-	const char *name = (const char *)ep->io.scratch + sizeof(hello);
-
-	if (n < (ssize_t)sizeof(hello))
-		return false;
-	memcpy(&hello, ep->io.scratch, sizeof(hello));
-	if (hello.kind != SD_WIRE_HELLO || hello.version != SD_WIRE_VERSION || hello.max_msg == 0)
-		return false;
-	if (hello.name_len != ep->name_len || (size_t)n != sizeof(hello) + hello.name_len)
-		return false;
-	if (memcmp(name, ep->name, ep->name_len) != 0)
-		return false;
-	if (strncmp(hello.host_fn, ep->host_fn, sizeof(hello.host_fn)) != 0)
-		return false;
-	*peer_max = hello.max_msg;
-	return true;
-}
-
-static void sd_io_server_handshake(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
-{
-	struct sd_wire_welcome welcome = {.kind = SD_WIRE_WELCOME, .version = SD_WIRE_VERSION, .max_msg = ep->max_msg};
-	uint32_t peer_max = 0;
-	ssize_t n = recv(conn->fd, ep->io.scratch, ep->io.scratch_len, MSG_DONTWAIT);
-
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-		return;
-	if (n <= 0) {
-		sd_io_unwatch_close(ep, conn);
-		return;
-	}
-	if (!sd_io_hello_matches(ep, n, &peer_max)) {
-		sd_io_reject(conn->fd, SD_REJECT_BAD_HELLO);
-		sd_io_unwatch_close(ep, conn);
-		return;
-	}
-	if (send(conn->fd, &welcome, sizeof(welcome), MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof(welcome)) {
-		sd_io_unwatch_close(ep, conn);
-		return;
-	}
-	sd_io_conn_established(ep, conn, peer_max);
-}
-
-static void sd_io_server_stop(struct sd_comch_ep *ep)
+static void sd_io_stop(struct sd_comch_ep *ep)
 {
 	if (ep->io.listen_fd >= 0)
 		epoll_ctl(ep->io.epfd, EPOLL_CTL_DEL, ep->io.listen_fd, NULL);
 	sd_comch_unlisten(ep);
 	for (uint32_t i = 0; i < ep->max_conns; i++) {
 		struct doca_comch_connection *conn = &ep->conns[i];
-		uint8_t phase = atomic_load_explicit(&conn->phase, memory_order_acquire);
 
-		if (phase == SD_CONN_HANDSHAKE)
-			sd_io_unwatch_close(ep, conn);
-		else if (phase == SD_CONN_POSTED)
-			shutdown(conn->fd, SHUT_RDWR); /* end of stream follows */
+		if (atomic_load_explicit(&conn->phase, memory_order_acquire) == SD_CONN_HANDSHAKE)
+			sd_comch_io_unwatch_close(ep, conn);
 	}
 }
 
-/* ---- client side ---- */
+/* ---- the loop ---- */
 
 static uint64_t sd_io_now_ms(void)
 {
@@ -296,69 +131,6 @@ static uint64_t sd_io_now_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
 }
-
-/* Look for the server once; on success the hello is on its way. */
-static void sd_io_client_try_connect(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
-{
-	struct sd_wire_hello hello = {
-		.kind = SD_WIRE_HELLO,
-		.version = SD_WIRE_VERSION,
-		.max_msg = ep->max_msg,
-		.name_len = ep->name_len,
-	};
-	size_t len = sizeof(hello) + ep->name_len;
-	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-
-	if (fd < 0)
-		return;
-	if (connect(fd, (const struct sockaddr *)&ep->io.addr, ep->io.addr_len) != 0) {
-		close(fd); /* no such server yet, or its backlog is full */
-		return;
-	}
-	memcpy(hello.host_fn, ep->host_fn, sizeof(hello.host_fn));
-	memcpy(ep->io.scratch, &hello, sizeof(hello));
-	memcpy(ep->io.scratch + sizeof(hello), ep->name, ep->name_len);
-	if (send(fd, ep->io.scratch, len, MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)len) {
-		close(fd);
-		return;
-	}
-	conn->fd = fd;
-	atomic_store_explicit(&conn->phase, SD_CONN_HANDSHAKE, memory_order_relaxed);
-	if (!sd_io_watch(ep, conn)) {
-		close(fd);
-		conn->fd = -1;
-		atomic_store_explicit(&conn->phase, SD_CONN_FREE, memory_order_relaxed);
-	}
-}
-
-static void sd_io_client_handshake(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
-{
-	struct sd_wire_welcome welcome;
-	ssize_t n = recv(conn->fd, &welcome, sizeof(welcome), MSG_DONTWAIT);
-
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
-		return;
-	if (n != (ssize_t)sizeof(welcome) || welcome.kind != SD_WIRE_WELCOME || welcome.version != SD_WIRE_VERSION ||
-	    welcome.max_msg == 0) {
-		/* Refused (full, stopping) or gone: look again later. */
-		sd_io_unwatch_close(ep, conn);
-		return;
-	}
-	sd_io_conn_established(ep, conn, welcome.max_msg);
-}
-
-static void sd_io_client_stop(struct sd_comch_ep *ep)
-{
-	struct doca_comch_connection *conn = &ep->conns[0];
-	uint8_t phase = atomic_load_explicit(&conn->phase, memory_order_acquire);
-
-	if (phase == SD_CONN_HANDSHAKE)
-		sd_io_unwatch_close(ep, conn);
-	else if (phase == SD_CONN_POSTED)
-		shutdown(conn->fd, SHUT_RDWR);
-}
-
-/* ---- the loop ---- */
 
 static void sd_io_conn_ready(struct sd_comch_ep *ep, uint64_t tag)
 {
@@ -370,15 +142,17 @@ static void sd_io_conn_ready(struct sd_comch_ep *ep, uint64_t tag)
 	switch (atomic_load_explicit(&conn->phase, memory_order_acquire)) {
 	case SD_CONN_HANDSHAKE:
 		if (ep->is_server)
-			sd_io_server_handshake(ep, conn);
+			sd_comch_hs_server(ep, conn);
 		else
-			sd_io_client_handshake(ep, conn);
+			sd_comch_hs_client(ep, conn);
 		break;
 	case SD_CONN_POSTED:
-		sd_io_read_msgs(ep, conn);
+		/* Its one-shot wake-up: the progress thread reads, we only wake it. */
+		atomic_store(&conn->watch_fired, true);
+		sd_io_kick(ep);
 		break;
 	default:
-		break; /* a stale readiness report for a slot already handed over */
+		break; /* a stale readiness report for a slot already given back */
 	}
 }
 
@@ -393,7 +167,7 @@ static int sd_io_client_timeout(struct sd_comch_ep *ep, bool stopped, uint64_t *
 		return -1;
 	now = sd_io_now_ms();
 	if (now >= *next_try) {
-		sd_io_client_try_connect(ep, conn);
+		sd_comch_hs_connect(ep, conn);
 		*next_try = now + SD_COMCH_RETRY_MS;
 		if (atomic_load_explicit(&conn->phase, memory_order_relaxed) != SD_CONN_FREE)
 			return -1;
@@ -415,10 +189,7 @@ static void *sd_io_main(void *arg)
 
 		if (!stopped && atomic_load(&ep->io.stop)) {
 			stopped = true;
-			if (ep->is_server)
-				sd_io_server_stop(ep);
-			else
-				sd_io_client_stop(ep);
+			sd_io_stop(ep);
 		}
 		if (!ep->is_server)
 			timeout = sd_io_client_timeout(ep, stopped, &next_try);
@@ -437,7 +208,7 @@ static void *sd_io_main(void *arg)
 			if (tag == SD_TAG_WAKE)
 				sd_io_drain_wake(ep);
 			else if (tag == SD_TAG_LISTEN)
-				sd_io_accept(ep);
+				sd_comch_hs_accept(ep);
 			else
 				sd_io_conn_ready(ep, tag);
 		}
@@ -511,7 +282,7 @@ void sd_comch_io_request_stop(struct sd_comch_ep *ep)
 	if (!ep->io.running)
 		return;
 	atomic_store(&ep->io.stop, true);
-	sd_comch_io_wake(ep);
+	sd_io_wake(ep);
 }
 
 /* The context goes IDLE: end the thread and close what it used. */
@@ -522,7 +293,7 @@ void sd_comch_io_join(struct sd_comch_ep *ep)
 	if (!io->running)
 		return;
 	atomic_store(&io->quit, true);
-	sd_comch_io_wake(ep);
+	sd_io_wake(ep);
 	pthread_join(io->thread, NULL);
 	io->running = false;
 	sd_io_close_fds(io);

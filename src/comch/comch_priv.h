@@ -3,19 +3,22 @@
  *
  * A server and a client share one shape, the endpoint: a generic context
  * (first member), its configuration, and while started a transport made of
- * Unix-domain SOCK_SEQPACKET sockets served by one library thread per
- * endpoint (comch_io.c).  That thread does every receive and every
- * connection handshake, and hands the results to the progress thread
- * through a single-producer/single-consumer event ring (comch_ring.c).
- * Sends are written by the progress thread itself (comch_send.c).
+ * Unix-domain SOCK_SEQPACKET sockets, one per connection.
  *
- * Who touches what:
- *  - the I/O thread: the listening socket, connection slots in phase
- *    FREE/HANDSHAKE, reading POSTED connections, the producer side of the
- *    ring.  It never calls application code and never logs (an SDK log
- *    backend may be the application's).
- *  - the progress thread: everything else, including the `app` view of a
- *    connection, sends, and freeing a slot after its DISCONNECT event.
+ * Two threads take part:
+ *  - the progress thread (the application's, inside doca_pe_progress and
+ *    the API calls) owns every established connection: it writes sends
+ *    (comch_send.c), reads messages straight from the sockets into the
+ *    endpoint's receive buffer (comch_recv.c) and tears links down;
+ *  - one library thread per started endpoint (comch_io.c) does what
+ *    would block: accepting and handshaking (comch_handshake.c), looking
+ *    for the server, and waking an armed progress engine when a socket
+ *    becomes readable (one-shot epoll registrations, re-armed only when
+ *    the application arms the PE).  It never calls application code and
+ *    never logs: an SDK log backend may be the application's.
+ * Established connections are handed from the library thread to the
+ * progress thread through a small single-producer ring of CONNECT events
+ * (comch_ring.c) on a server, through the `connected` flag on a client.
  */
 #ifndef SD_COMCH_PRIV_H
 #define SD_COMCH_PRIV_H
@@ -45,19 +48,19 @@
 /* How often a client looks for its server while STARTING. */
 #define SD_COMCH_RETRY_MS 5
 
-/* Connection slot as the I/O thread sees it. */
+/* Who owns a connection slot. */
 enum sd_comch_phase {
 	SD_CONN_FREE = 0,      /* unused; only the I/O thread may claim it */
-	SD_CONN_HANDSHAKE = 1, /* socket open, hello/welcome not finished */
-	SD_CONN_POSTED = 2,    /* established; the progress thread knows it */
-	SD_CONN_GONE = 3,      /* peer gone, DISCONNECT queued, awaiting free */
+	SD_CONN_HANDSHAKE = 1, /* I/O thread: socket open, handshake running */
+	SD_CONN_POSTED = 2,    /* progress thread: established, until freed */
 };
 
 /* Connection as the application sees it (progress thread only). */
 enum sd_comch_app {
 	SD_APP_NONE = 0,    /* not (yet) announced to the application */
 	SD_APP_LIVE = 1,    /* usable: sends and receive events */
-	SD_APP_CLOSING = 2, /* disconnected locally or being torn down */
+	SD_APP_CLOSING = 2, /* being torn down */
+	SD_APP_ENDED = 3,   /* slot given back after a link it carried ended */
 };
 
 struct sd_comch_ep;
@@ -67,6 +70,7 @@ struct doca_comch_connection {
 	struct sd_comch_ep *ep;
 	int fd;
 	atomic_uchar phase; /* enum sd_comch_phase */
+	atomic_bool watch_fired; /* its one-shot wake-up fired; re-arm before waiting */
 	uint8_t app;        /* enum sd_comch_app */
 	bool out_blocked;   /* scratch of the pending-send flush */
 	uint32_t gen;       /* bumped each time the slot is freed */
@@ -76,29 +80,26 @@ struct doca_comch_connection {
 	uint64_t snap[4];   /* last doca_comch_connection_update_info */
 };
 
+/* What the event step hands out next (one per doca_pe_progress call). */
 enum sd_comch_ev_kind {
-	SD_EV_CONNECT = 1,
-	SD_EV_MSG = 2,
-	SD_EV_DISCONNECT = 3,
+	SD_EV_NONE = 0,
+	SD_EV_CONNECT = 1,    /* from the ring: a client finished its handshake */
+	SD_EV_MSG = 2,        /* read into the endpoint's receive buffer */
+	SD_EV_DISCONNECT = 3, /* end of stream or a broken link */
 };
 
-/* One ring entry; `data` points at the entry's own fixed buffer. */
 struct sd_comch_ev {
 	uint32_t kind;
 	uint32_t len;
 	struct doca_comch_connection *conn;
-	uint8_t *data;
 };
 
 /* Single producer (I/O thread), single consumer (progress thread). */
 struct sd_comch_ring {
 	struct sd_comch_ev *ev;
-	uint8_t *bufs;
 	uint32_t cap;
-	uint32_t buf_size;
 	atomic_uint head; /* next entry to consume */
 	atomic_uint tail; /* next entry to produce */
-	atomic_bool producer_waiting;
 };
 
 struct sd_comch_io {
@@ -110,7 +111,7 @@ struct sd_comch_io {
 	struct sockaddr_un addr;
 	socklen_t addr_len;
 	bool path_mode; /* filesystem socket (SOFTDOCA_COMCH_DIR) */
-	atomic_bool stop;     /* context entered STOPPING: tear links down */
+	atomic_bool stop;     /* context entered STOPPING: hide the server, drop handshakes */
 	atomic_bool quit;     /* context going IDLE: leave the thread */
 	atomic_bool want_out; /* sends wait for socket space */
 	uint8_t *scratch;     /* handshake frames, I/O thread only */
@@ -142,7 +143,7 @@ struct sd_comch_ep {
 
 	/* configuration (IDLE only) */
 	uint32_t max_msg;
-	uint32_t recv_queue;
+	uint32_t recv_queue; /* a sizing hint: the socket is the queue */
 	uint32_t max_conns;
 	doca_comch_event_msg_recv_cb_t recv_cb;
 	doca_comch_event_connection_status_changed_cb_t connect_cb;
@@ -157,11 +158,15 @@ struct sd_comch_ep {
 	struct doca_comch_connection *conns;
 
 	/* run time: from start until IDLE */
-	struct sd_comch_ring ring;
+	struct sd_comch_ring ring; /* CONNECT events (server) */
 	struct sd_comch_io io;
 	uint8_t *send_bufs; /* one max_msg slot per send task */
+	uint8_t *recv_buf;  /* the message being handed to the receive callback */
+	struct sd_comch_ev staged; /* read, not yet dispatched */
+	uint32_t next_read;        /* round robin over the connections */
+	bool in_callback;          /* a receive callback is using recv_buf */
 	struct doca_comch_task_send *pend_head, *pend_tail;
-	atomic_uint posted;    /* connections announced and not yet freed */
+	atomic_uint posted;    /* established connections not yet freed */
 	atomic_bool connected; /* client: handshake done (once per start) */
 	bool lost_peer;        /* client: server gone, stop once reports drain */
 };
@@ -262,19 +267,36 @@ doca_error_t sd_comch_listen(struct sd_comch_ep *ep, const char *func);
 void sd_comch_unlisten(struct sd_comch_ep *ep);
 
 /* comch_ring.c */
-doca_error_t sd_comch_ring_init(struct sd_comch_ring *ring, uint32_t cap, uint32_t buf_size);
+doca_error_t sd_comch_ring_init(struct sd_comch_ring *ring, uint32_t cap);
 void sd_comch_ring_fini(struct sd_comch_ring *ring);
 struct sd_comch_ev *sd_comch_ring_reserve(struct sd_comch_ring *ring);
 void sd_comch_ring_commit(struct sd_comch_ring *ring);
 struct sd_comch_ev *sd_comch_ring_peek(struct sd_comch_ring *ring);
-bool sd_comch_ring_pop(struct sd_comch_ring *ring);
+void sd_comch_ring_pop(struct sd_comch_ring *ring);
 bool sd_comch_ring_empty(struct sd_comch_ring *ring);
 
 /* comch_io.c: the library thread. */
 doca_error_t sd_comch_io_start(struct sd_comch_ep *ep, const char *func);
 void sd_comch_io_request_stop(struct sd_comch_ep *ep);
 void sd_comch_io_join(struct sd_comch_ep *ep);
-void sd_comch_io_wake(struct sd_comch_ep *ep);
+
+/* epoll tags of the I/O thread: the wake-up eventfd, the listening socket, slot i + 2. */
+#define SD_TAG_WAKE 0u
+#define SD_TAG_LISTEN 1u
+#define SD_TAG_CONN 2u
+
+/* I/O thread only: stop watching a slot's socket, close it, free the slot. */
+void sd_comch_io_unwatch_close(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
+/* I/O thread only: the handshake of `conn` succeeded; hand it over. */
+void sd_comch_io_established(struct sd_comch_ep *ep, struct doca_comch_connection *conn, uint32_t peer_max);
+/* Arm the one-shot wake-up of an established connection (either thread). */
+void sd_comch_io_watch(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
+
+/* comch_handshake.c (I/O thread only) */
+void sd_comch_hs_accept(struct sd_comch_ep *ep);
+void sd_comch_hs_server(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
+void sd_comch_hs_connect(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
+void sd_comch_hs_client(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
 
 /* comch_send.c */
 doca_error_t sd_comch_send_set_conf(struct sd_comch_ep *ep, doca_comch_task_send_completion_cb_t ok_cb,
@@ -291,7 +313,12 @@ doca_error_t sd_comch_consumer_register(struct sd_comch_ep *ep, doca_comch_event
 bool sd_comch_event_pending(struct doca_ctx *ctx);
 void sd_comch_event_dispatch(struct doca_ctx *ctx);
 
+/* comch_recv.c: reading established connections (progress thread). */
+bool sd_comch_read_one(struct sd_comch_ep *ep);
+void sd_comch_watch_all(struct sd_comch_ep *ep);
+
 /* comch_conn.c */
 void sd_comch_conn_free(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
+void sd_comch_conn_close_locally(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
 
 #endif /* SD_COMCH_PRIV_H */

@@ -1,49 +1,38 @@
 /*
- * comch_ring.c - the event ring between an endpoint's I/O thread (the one
- * producer) and its progress thread (the one consumer).
+ * comch_ring.c - the queue of CONNECT events from a server's I/O thread
+ * (the one producer) to its progress thread (the one consumer).
  *
- * Entries and their message buffers are allocated once at context start,
- * so moving a message costs one receive into the entry's buffer and two
- * atomic index updates; no allocation, no lock.  Indices run freely and are
- * reduced modulo the capacity.
+ * Entries are allocated once at context start, one per connection slot;
+ * passing an event costs two atomic index updates, no allocation, no lock.
+ * Indices run freely and are reduced modulo the capacity.
  *
- * The tail is published and the head read with sequentially consistent
- * ordering: the producer stores the tail and then looks whether the PE is
- * armed, while doca_pe_request_notification arms and then looks at the
- * tail; with both sides sequentially consistent one of them always sees the
- * other, so no wake-up is lost (D-20).
+ * The tail is published and read with sequentially consistent ordering:
+ * the producer stores the tail and then looks whether the PE is armed,
+ * while doca_pe_request_notification arms and then looks at the tail; with
+ * both sides sequentially consistent one of them always sees the other, so
+ * no wake-up is lost (D-20).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "comch_priv.h"
 
-doca_error_t sd_comch_ring_init(struct sd_comch_ring *ring, uint32_t cap, uint32_t buf_size)
+doca_error_t sd_comch_ring_init(struct sd_comch_ring *ring, uint32_t cap)
 {
 	memset(ring, 0, sizeof(*ring));
 	ring->ev = calloc(cap, sizeof(*ring->ev));
-	/* Plain malloc: pages of unused entries are never touched. */
-	ring->bufs = malloc((size_t)cap * buf_size);
-	if (ring->ev == NULL || ring->bufs == NULL) {
-		sd_comch_ring_fini(ring);
+	if (ring->ev == NULL)
 		return DOCA_ERROR_NO_MEMORY;
-	}
-	for (uint32_t i = 0; i < cap; i++)
-		ring->ev[i].data = ring->bufs + (size_t)i * buf_size;
 	ring->cap = cap;
-	ring->buf_size = buf_size;
 	atomic_init(&ring->head, 0);
 	atomic_init(&ring->tail, 0);
-	atomic_init(&ring->producer_waiting, false);
 	return DOCA_SUCCESS;
 }
 
 void sd_comch_ring_fini(struct sd_comch_ring *ring)
 {
 	free(ring->ev);
-	free(ring->bufs);
 	ring->ev = NULL;
-	ring->bufs = NULL;
 	ring->cap = 0;
 }
 
@@ -69,8 +58,11 @@ void sd_comch_ring_commit(struct sd_comch_ring *ring)
 /* Consumer: the oldest published entry, or NULL. */
 struct sd_comch_ev *sd_comch_ring_peek(struct sd_comch_ring *ring)
 {
-	unsigned head = atomic_load_explicit(&ring->head, memory_order_relaxed);
+	unsigned head;
 
+	if (ring->cap == 0)
+		return NULL;
+	head = atomic_load_explicit(&ring->head, memory_order_relaxed);
 	if (atomic_load(&ring->tail) == head)
 		return NULL;
 	return &ring->ev[head % ring->cap];
@@ -83,16 +75,10 @@ bool sd_comch_ring_empty(struct sd_comch_ring *ring)
 	return atomic_load(&ring->tail) == atomic_load_explicit(&ring->head, memory_order_relaxed);
 }
 
-/*
- * Consumer: release the oldest entry.  Returns true when the producer was
- * waiting for room and has to be woken by the caller.
- */
-bool sd_comch_ring_pop(struct sd_comch_ring *ring)
+/* Consumer: release the oldest entry. */
+void sd_comch_ring_pop(struct sd_comch_ring *ring)
 {
 	unsigned head = atomic_load_explicit(&ring->head, memory_order_relaxed);
 
-	atomic_store(&ring->head, head + 1);
-	if (!atomic_load(&ring->producer_waiting))
-		return false;
-	return atomic_exchange(&ring->producer_waiting, false);
+	atomic_store_explicit(&ring->head, head + 1, memory_order_release);
 }

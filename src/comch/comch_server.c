@@ -8,7 +8,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/socket.h>
 
 #include "comch_priv.h"
 #include "sd_log.h"
@@ -135,8 +134,7 @@ doca_error_t doca_comch_server_get_device_rep(const struct doca_comch_server *co
 
 /*
  * The server's own disconnect callback does not fire for a disconnect it
- * asked for (04 §5 Q2): the connection is invalid once this returns.  The
- * slot is given back when the I/O thread has seen the link end.
+ * asked for (04 §5 Q2): the connection is invalid once this returns.
  */
 doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server,
 					  struct doca_comch_connection *connection)
@@ -155,9 +153,7 @@ doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server
 	if (connection->app != SD_APP_LIVE)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "connection %p is not connected (comch server %p)",
 				 (void *)connection, (void *)comch_server);
-	connection->app = SD_APP_CLOSING;
-	sd_comch_fail_pending(ep, connection, DOCA_ERROR_NOT_CONNECTED);
-	shutdown(connection->fd, SHUT_RDWR);
+	sd_comch_conn_close_locally(ep, connection);
 	return DOCA_SUCCESS;
 }
 

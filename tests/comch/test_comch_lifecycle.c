@@ -24,6 +24,11 @@ static bool server_saw_connect(void *arg)
 	return ct_count(arg, CT_CONNECT) > 0;
 }
 
+static bool server_saw_two_connects(void *arg)
+{
+	return ct_count(arg, CT_CONNECT) >= 2;
+}
+
 static bool server_saw_disconnect(void *arg)
 {
 	return ct_count(arg, CT_DISCONNECT) > 0;
@@ -251,7 +256,7 @@ static void server_disconnect_ends_one_client(void)
 	srv.conn = NULL;
 	CHECK_ERR(doca_ctx_start(cli.ctx), DOCA_ERROR_IN_PROGRESS);
 	CHECK(ct_run_until(&srv, &cli, ct_is_running, &cli, 5000));
-	CHECK(ct_run_until(&srv, NULL, server_saw_connect, &srv, 5000));
+	CHECK(ct_run_until(&srv, NULL, server_saw_two_connects, &srv, 5000));
 	CHECK(ct_count(&srv, CT_CONNECT) == 2);
 	/* Disconnect needs a RUNNING server. */
 	ct_teardown(&cli, &srv);

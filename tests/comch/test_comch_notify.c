@@ -45,6 +45,11 @@ static void start_server(void)
 	CHECK_OK(doca_ctx_start(srv.ctx));
 }
 
+static void start_client(void)
+{
+	CHECK_ERR(doca_ctx_start(cli.ctx), DOCA_ERROR_IN_PROGRESS);
+}
+
 static void stop_client(void)
 {
 	CHECK_ERR(doca_ctx_stop(cli.ctx), DOCA_ERROR_IN_PROGRESS);
@@ -53,6 +58,13 @@ static void stop_client(void)
 static bool saw(void *arg)
 {
 	return ct_count(arg, CT_RECV) > 0;
+}
+
+static int want_recv;
+
+static bool saw_wanted(void *arg)
+{
+	return ct_count(arg, CT_RECV) >= want_recv;
 }
 
 static void an_arriving_message_wakes_the_armed_pe(void)
@@ -67,6 +79,17 @@ static void an_arriving_message_wakes_the_armed_pe(void)
 	CHECK(armed_wakes(&cli, send_from_server, 5000));
 	CHECK_OK(doca_pe_clear_notification(cli.pe, 0));
 	CHECK(ct_run_until(&cli, &srv, saw, &cli, 5000));
+	/* Again, and again while polling in between: every arming counts. */
+	for (int round = 0; round < 3; round++) {
+		want_recv = ct_count(&cli, CT_RECV) + 1;
+		CHECK_OK(ct_send(&srv, srv.conn, 7, 16));
+		CHECK(ct_run_until(&cli, &srv, saw_wanted, &cli, 5000));
+		CHECK(quiet_for(&cli, 20));
+		want_recv++;
+		CHECK(armed_wakes(&cli, send_from_server, 5000));
+		CHECK_OK(doca_pe_clear_notification(cli.pe, 0));
+		CHECK(ct_run_until(&cli, &srv, saw_wanted, &cli, 5000));
+	}
 	ct_teardown_pair(&srv, &cli);
 }
 
@@ -118,9 +141,8 @@ static void connect_and_disconnect_wake_the_armed_server(void)
 	REQUIRE(ct_client_setup(&cli, name, 8));
 	REQUIRE(doca_ctx_start(srv.ctx) == DOCA_SUCCESS);
 	CHECK(quiet_for(&srv, 50));
-	REQUIRE(doca_ctx_start(cli.ctx) == DOCA_ERROR_IN_PROGRESS);
 	/* The client is progressed by nobody; the server's thread accepts on its own. */
-	CHECK(armed_wakes(&srv, NULL, 5000));
+	CHECK(armed_wakes(&srv, start_client, 5000));
 	CHECK_OK(doca_pe_clear_notification(srv.pe, 0));
 	CHECK(ct_progress(&srv) == 1);
 	CHECK(ct_count(&srv, CT_CONNECT) == 1);

@@ -1,0 +1,86 @@
+/*
+ * comch_recv.c - reading established connections, on the progress thread.
+ *
+ * The event step of doca_pe_progress asks whether the endpoint has an
+ * event; when nothing is staged yet it reads at most one message (or an end
+ * of stream) from its connections, round robin, straight into the
+ * endpoint's receive buffer, and stages it for dispatch.  The socket itself
+ * is the receive queue: the kernel keeps messages in order, and a sender
+ * whose peer does not read waits (comch_send.c) instead of failing.
+ *
+ * Reading costs one non-blocking receive per connection when nothing
+ * arrived; no allocation, no lock, and no other thread involved.  When the
+ * application arms the PE instead of polling, every connection's one-shot
+ * wake-up is re-armed so the library thread can signal it (D-20).
+ */
+#include <errno.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
+
+#include "comch_priv.h"
+
+/* One receive on `conn`; true when it staged something (a message or the end). */
+static bool sd_comch_read_conn(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
+{
+	uint32_t kind = 0;
+	struct iovec iov[2] = {{.iov_base = &kind, .iov_len = sizeof(kind)},
+			       {.iov_base = ep->recv_buf, .iov_len = ep->max_msg}};
+	struct msghdr mh;
+	ssize_t n;
+
+	memset(&mh, 0, sizeof(mh));
+	mh.msg_iov = iov;
+	mh.msg_iovlen = 2;
+	do {
+		n = recvmsg(conn->fd, &mh, MSG_DONTWAIT);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+		return false;
+	ep->staged.conn = conn;
+	if (n < (ssize_t)sizeof(kind) || (mh.msg_flags & MSG_TRUNC) != 0 || kind != SD_WIRE_DATA) {
+		/* End of stream, a reset (the peer died), or a frame no softdoca peer sends. */
+		ep->staged.kind = SD_EV_DISCONNECT;
+		ep->staged.len = 0;
+		return true;
+	}
+	ep->staged.kind = SD_EV_MSG;
+	ep->staged.len = (uint32_t)((size_t)n - sizeof(kind));
+	return true;
+}
+
+/*
+ * Stage the next message or end of stream of a connected link, if any.
+ * Never while a receive callback still reads the buffer (the callback may
+ * submit a send, which asks for pending work).
+ */
+bool sd_comch_read_one(struct sd_comch_ep *ep)
+{
+	uint32_t n = ep->max_conns;
+
+	if (ep->in_callback || ep->staged.kind != SD_EV_NONE || ep->ctx.state != DOCA_CTX_STATE_RUNNING)
+		return false;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t idx = (ep->next_read + i) % n;
+		struct doca_comch_connection *conn = &ep->conns[idx];
+
+		if (conn->app != SD_APP_LIVE)
+			continue;
+		if (sd_comch_read_conn(ep, conn)) {
+			ep->next_read = (idx + 1) % n;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* The application armed the PE: let each quiet connection wake it once. */
+void sd_comch_watch_all(struct sd_comch_ep *ep)
+{
+	for (uint32_t i = 0; i < ep->max_conns; i++) {
+		struct doca_comch_connection *conn = &ep->conns[i];
+
+		if (conn->app == SD_APP_LIVE && atomic_load(&conn->watch_fired))
+			sd_comch_io_watch(ep, conn);
+	}
+}
