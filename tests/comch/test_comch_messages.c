@@ -459,6 +459,33 @@ static void send_tasks_keep_no_connection_that_ended(void)
 	ct_teardown_pair(&srv, &cli);
 }
 
+static int consumer_calls;
+
+static void count_consumer(struct doca_comch_event_consumer *event, struct doca_comch_connection *conn, uint32_t id)
+{
+	(void)event;
+	(void)conn;
+	(void)id;
+	consumer_calls++;
+}
+
+/* No fast path: registered consumer callbacks are kept and never called (04 §1.10). */
+static void consumer_callbacks_never_fire(void)
+{
+	const char *name = ct_name("consumers");
+
+	REQUIRE(ct_server_setup(&srv, name, 8));
+	REQUIRE(ct_client_setup(&cli, name, 8));
+	CHECK_OK(doca_comch_server_event_consumer_register(srv.server, count_consumer, count_consumer));
+	CHECK_OK(doca_comch_client_event_consumer_register(cli.client, count_consumer, count_consumer));
+	REQUIRE(ct_connect_pair(&srv, &cli));
+	CHECK_OK(ct_send(&cli, cli.conn, 1, 8));
+	CHECK_OK(ct_send(&srv, srv.conn, 2, 8));
+	CHECK(wait_events(&srv, CT_RECV, 1) && wait_events(&cli, CT_RECV, 1));
+	ct_teardown_pair(&srv, &cli);
+	CHECK(consumer_calls == 0);
+}
+
 int main(void)
 {
 	SD_RUN(messages_travel_both_ways_intact);
@@ -474,5 +501,6 @@ int main(void)
 	SD_RUN(a_message_sent_just_before_a_stop_arrives);
 	SD_RUN(the_control_path_sample_flow);
 	SD_RUN(send_tasks_keep_no_connection_that_ended);
+	SD_RUN(consumer_callbacks_never_fire);
 	return sd_test_done();
 }
