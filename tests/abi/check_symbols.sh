@@ -70,6 +70,7 @@ check_library() {
 check_library libdoca_common
 check_library libdoca_dma
 check_library libdoca_argp
+check_library libdoca_comch
 
 spec=$root/../shared/spec/06-api-inventory.md
 if [ -r "$spec" ]; then
