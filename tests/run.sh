@@ -13,6 +13,8 @@
 #             both flavours (tests/install/run_install_test.sh)
 #   abi       exported-symbol check of the libraries (tests/abi/check_symbols.sh)
 #   bench     dma_bench --quick as a functional smoke run (no timing checks)
+#   fuzz      the export-descriptor import fuzzer (libFuzzer) for 30 s, in
+#             the clang build of the asan step (fuzz/run_fuzz.sh)
 #   samples   the official DOCA samples, built unmodified and run through
 #             tools/run-samples.sh (with valgrind), when a samples tree is
 #             found: $DOCA_SAMPLES_ROOT, else /opt/mellanox/doca; skipped
@@ -29,7 +31,7 @@ cd "$root" || exit 1
 
 mapfile -t packages < <(grep -Ev '^(#|$)' "$root/tools/test-packages.txt")
 jobs=$(nproc 2>/dev/null || echo 2)
-all_steps=(gcc asan valgrind install abi bench samples)
+all_steps=(gcc asan valgrind install abi bench fuzz samples)
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=("${all_steps[@]}")
 
@@ -278,6 +280,17 @@ step_bench() {
 		record FAIL "bench: dma_bench --quick"
 		echo "FAIL bench: dma_bench --quick"
 	fi
+}
+
+step_fuzz() {
+	banner "descriptor-import fuzzer (fuzz/run_fuzz.sh, 30 s)"
+	local rc=0
+	"$root/fuzz/run_fuzz.sh" "${FUZZ_SECONDS:-30}" "$root/build-asan" || rc=$?
+	case $rc in
+	0) record PASS "fuzz: fuzz_import ${FUZZ_SECONDS:-30} s"; echo "PASS fuzz: fuzz_import" ;;
+	77) record SKIP "fuzz: fuzz_import (no libFuzzer here)"; echo "SKIP fuzz: fuzz_import" ;;
+	*) record FAIL "fuzz: fuzz_import"; echo "FAIL fuzz: fuzz_import" ;;
+	esac
 }
 
 step_samples() {
