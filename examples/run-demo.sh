@@ -1,15 +1,64 @@
 #!/usr/bin/env bash
-# examples/run-demo.sh - the demo: build softdoca, install it under
-# _install/, build the example program against the installation as any
-# DOCA program would be built, and run it.
+# examples/run-demo.sh - the demo: a host process exports a buffer, a second
+# process playing the DPU pulls it over DOCA DMA and checks its SHA-256.
 #
-# Works on a fresh Debian 12 machine (missing packages are installed first).
-# Build folders: build-demo/ (softdoca), build-examples/ (the example).
+#   ./examples/run-demo.sh                      # 256 MiB
+#   ./examples/run-demo.sh --size 1G            # another size (K/M/G suffixes)
+#   ./examples/run-demo.sh -- --rate-limit 200  # flags after -- go to softdoca_demo_dpu
+#
+# Steps: install missing Debian packages (works on a fresh Debian 12),
+# build softdoca and install it under _install/, build examples/ against the
+# installation twice, as any DOCA program is built (host flavour from
+# <libdir>/pkgconfig, DPU flavour from <libdir>/pkgconfig-dpu), start
+# softdoca_demo_host in the background, run softdoca_demo_dpu, wait for both
+# and print a summary.  Exits non-zero if any step fails.
+#
+# Build folders: build-demo/ (softdoca), build-examples-host/ and
+# build-examples-dpu/ (the example project in each flavour).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 prefix=$root/_install
+size=256M
+dpu_args=()
+
+usage() {
+	sed -n '2,8s/^# \{0,1\}//p' "$0"
+}
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--size)
+		[ $# -ge 2 ] || { echo "run-demo: --size needs a value" >&2; exit 2; }
+		size=$2
+		shift 2
+		;;
+	--size=*)
+		size=${1#--size=}
+		shift
+		;;
+	-h | --help)
+		usage
+		exit 0
+		;;
+	--)
+		shift
+		dpu_args=("$@")
+		break
+		;;
+	*)
+		echo "run-demo: unknown argument '$1' (try --help)" >&2
+		exit 2
+		;;
+	esac
+done
+
+# Sizes as the programs take them: digits, then optionally K, M or G (binary).
+if ! [[ $size =~ ^[0-9]+([KkMmGg]([Ii]?[Bb])?)?$ ]]; then
+	echo "run-demo: --size '$size' is not a size (examples: 256M, 64K, 1G, 1048576)" >&2
+	exit 2
+fi
 
 step() { printf '\n== %s\n' "$*"; }
 
@@ -20,28 +69,98 @@ quietly() {
 	if ! "$@" >"$log" 2>&1; then
 		cat "$log"
 		rm -f "$log"
-		echo "failed: $*" >&2
+		echo "run-demo: failed: $*" >&2
 		exit 1
 	fi
 	rm -f "$log"
 }
 
+# build_examples DIR PKG_CONFIG_PATH - configure (once) and compile examples/.
+build_examples() {
+	if [ ! -f "$1/build.ninja" ]; then
+		PKG_CONFIG_PATH=$2 quietly meson setup "$1" examples
+	fi
+	quietly meson compile -C "$1"
+}
+
 step "checking Debian packages"
 tools/ensure-packages.sh meson ninja-build gcc libc6-dev pkg-config python3 libjson-c-dev
 
-step "building softdoca and installing it into $prefix"
+step "building softdoca and installing it into ${prefix#"$root"/}/"
 if [ ! -f build-demo/build.ninja ]; then
 	quietly meson setup build-demo --prefix="$prefix" -Dtests=false -Dbench=false
 fi
 quietly meson compile -C build-demo
 quietly meson install -C build-demo
 
-pcdir=$(find "$prefix" -path '*/pkgconfig/doca-common.pc' -printf '%h\n' | head -n1)
-step "building examples/ against it (PKG_CONFIG_PATH=${pcdir#"$root"/})"
-if [ ! -f build-examples/build.ninja ]; then
-	PKG_CONFIG_PATH=$pcdir quietly meson setup build-examples examples
+host_pc=$(find "$prefix" -path '*/pkgconfig/doca-common.pc' -printf '%h\n' | head -n1)
+dpu_pc=$(find "$prefix" -path '*/pkgconfig-dpu/doca-common.pc' -printf '%h\n' | head -n1)
+if [ -z "$host_pc" ] || [ -z "$dpu_pc" ]; then
+	echo "run-demo: the installation has no pkgconfig or pkgconfig-dpu directory" >&2
+	exit 1
 fi
-quietly meson compile -C build-examples
 
-step "running build-examples/local_dma_copy"
-./build-examples/local_dma_copy
+step "building examples/ in the host flavour (PKG_CONFIG_PATH=${host_pc#"$root"/})"
+build_examples build-examples-host "$host_pc"
+step "building examples/ in the DPU flavour (PKG_CONFIG_PATH=${dpu_pc#"$root"/}:...)"
+build_examples build-examples-dpu "$dpu_pc:$host_pc"
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-demo.XXXXXX")
+channel=$work/export
+host_pid=
+cleanup() {
+	if [ -n "$host_pid" ] && kill -0 "$host_pid" 2>/dev/null; then
+		kill -TERM "$host_pid" 2>/dev/null || true
+		wait "$host_pid" 2>/dev/null || true
+	fi
+	rm -rf "$work"
+}
+trap cleanup EXIT
+
+step "running the pair: build-examples-host/softdoca_demo_host & build-examples-dpu/softdoca_demo_dpu"
+./build-examples-host/softdoca_demo_host --file "$channel" --size "$size" --timeout 120 &
+host_pid=$!
+
+# A host that fails before publishing anything (a bad --size, no memory)
+# leaves the DPU waiting: two seconds after the host is gone, stop the DPU.
+(
+	while kill -0 "$host_pid" 2>/dev/null; do sleep 0.1; done
+	sleep 2
+	if [ -s "$work/dpu.pid" ]; then kill -TERM "$(cat "$work/dpu.pid")" 2>/dev/null; fi
+) &
+watcher_pid=$!
+
+set +e
+(
+	echo "$BASHPID" >"$work/dpu.pid"
+	exec ./build-examples-dpu/softdoca_demo_dpu --file "$channel" --timeout 60 ${dpu_args[@]+"${dpu_args[@]}"}
+) | tee "$work/dpu.log"
+dpu_rc=${PIPESTATUS[0]}
+rm -f "$work/dpu.pid"
+kill "$watcher_pid" 2>/dev/null
+wait "$watcher_pid" 2>/dev/null
+
+# The host leaves once the DPU reported; one that never hears from it is stopped.
+for _ in $(seq 100); do
+	kill -0 "$host_pid" 2>/dev/null || break
+	sleep 0.1
+done
+if kill -0 "$host_pid" 2>/dev/null; then
+	echo "run-demo: the host did not finish after the DPU side; stopping it" >&2
+	kill -TERM "$host_pid" 2>/dev/null
+fi
+wait "$host_pid"
+host_rc=$?
+host_pid=
+set -e
+
+step "summary"
+echo "  host side (softdoca_demo_host, host flavour): exit status $host_rc"
+echo "  DPU side  (softdoca_demo_dpu, DPU flavour):   exit status $dpu_rc"
+grep -h 'dpu: transfer:' "$work/dpu.log" | sed 's/^dpu: /  /' || true
+if [ "$dpu_rc" -eq 0 ] && [ "$host_rc" -eq 0 ] && grep -q 'SHA-256 match' "$work/dpu.log"; then
+	echo "  SHA-256 of the DPU's copy matches the host's buffer: demo passed"
+	exit 0
+fi
+echo "  demo FAILED (see the messages above)" >&2
+exit 1
