@@ -75,7 +75,7 @@ static void script(FILE *g, const char *png, const struct bench *b, const struct
 	fprintf(g, "set title 'softdoca-bench %s, %s memory, %u thread(s)'\n", bench_mode_name(mode),
 		bench_mem_name(b->opts.mem), b->opts.threads);
 	fprintf(g, "set logscale xy 2\nset grid\nset key outside right top\n");
-	fprintf(g, "set xlabel 'job size (bytes)'\n");
+	fprintf(g, "set xlabel 'job size'\nset format x '%%.0b %%BB'\n");
 	fprintf(g, "set ylabel '%s'\n", mode == BENCH_LATENCY ? "latency (ns)" : "throughput (GB/s)");
 	fprintf(g, "plot ");
 	for (int m = 0; m < METHOD_COUNT; m++) {
