@@ -120,7 +120,7 @@ doca_error_t doca_comch_client_get_connection(const struct doca_comch_client *co
 	if (comch_client->ep.ctx.state != DOCA_CTX_STATE_RUNNING)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE,
 				 "context is %s, the connection exists only while the client is RUNNING (%p)",
-				 sd_comch_state_name(comch_client->ep.ctx.state), (const void *)comch_client);
+				 sd_ctx_state_name(comch_client->ep.ctx.state), (const void *)comch_client);
 	*connection = &comch_client->ep.conns[0];
 	return DOCA_SUCCESS;
 }

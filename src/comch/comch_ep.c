@@ -16,21 +16,6 @@
 #include "comch_priv.h"
 #include "sd_log.h"
 
-const char *sd_comch_state_name(enum doca_ctx_states state)
-{
-	switch (state) {
-	case DOCA_CTX_STATE_IDLE:
-		return "IDLE";
-	case DOCA_CTX_STATE_STARTING:
-		return "STARTING";
-	case DOCA_CTX_STATE_RUNNING:
-		return "RUNNING";
-	case DOCA_CTX_STATE_STOPPING:
-		return "STOPPING";
-	}
-	return "?";
-}
-
 /* ---- creation ---- */
 
 doca_error_t sd_comch_ep_init(struct sd_comch_ep *ep, bool is_server, struct doca_dev *dev, const char *name,
@@ -110,7 +95,7 @@ doca_error_t sd_comch_ep_check_idle(const struct sd_comch_ep *ep, const char *wh
 	if (ep->ctx.state == DOCA_CTX_STATE_IDLE)
 		return DOCA_SUCCESS;
 	SD_LOG_ERR_AS(func, "context is %s, %s can be changed only while IDLE (%s %p)",
-		      sd_comch_state_name(ep->ctx.state), what, ep->ctx.ops->type_name, (const void *)ep);
+		      sd_ctx_state_name(ep->ctx.state), what, ep->ctx.ops->type_name, (const void *)ep);
 	return DOCA_ERROR_BAD_STATE;
 }
 

@@ -90,7 +90,7 @@ doca_error_t sd_comch_send_alloc(struct sd_comch_ep *ep, struct doca_comch_conne
 	}
 	if (ep->ctx.state != DOCA_CTX_STATE_RUNNING) {
 		SD_LOG_ERR_AS(func, "context is %s, send tasks can be allocated only while RUNNING (%s %p)",
-			      sd_comch_state_name(ep->ctx.state), ep->ctx.ops->type_name, (void *)ep);
+			      sd_ctx_state_name(ep->ctx.state), ep->ctx.ops->type_name, (void *)ep);
 		return DOCA_ERROR_BAD_STATE;
 	}
 	if (!conf->configured) {

@@ -149,7 +149,7 @@ doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server
 				 (void *)connection, (void *)comch_server);
 	if (ep->ctx.state != DOCA_CTX_STATE_RUNNING)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, "context is %s, connections can be ended only while RUNNING (%p)",
-				 sd_comch_state_name(ep->ctx.state), (void *)comch_server);
+				 sd_ctx_state_name(ep->ctx.state), (void *)comch_server);
 	if (connection->app != SD_APP_LIVE)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "connection %p is not connected (comch server %p)",
 				 (void *)connection, (void *)comch_server);

@@ -10,21 +10,6 @@
 #include "dma_priv.h"
 #include "sd_log.h"
 
-static const char *sd_dma_state_name(enum doca_ctx_states state)
-{
-	switch (state) {
-	case DOCA_CTX_STATE_IDLE:
-		return "IDLE";
-	case DOCA_CTX_STATE_STARTING:
-		return "STARTING";
-	case DOCA_CTX_STATE_RUNNING:
-		return "RUNNING";
-	case DOCA_CTX_STATE_STOPPING:
-		return "STOPPING";
-	}
-	return "?";
-}
-
 doca_error_t doca_dma_task_memcpy_set_conf(struct doca_dma *dma,
 					   doca_dma_task_memcpy_completion_cb_t task_completion_cb,
 					   doca_dma_task_memcpy_completion_cb_t task_error_cb,
@@ -36,7 +21,7 @@ doca_error_t doca_dma_task_memcpy_set_conf(struct doca_dma *dma,
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "%p is not a live DMA instance", (void *)dma);
 	if (dma->ctx.state != DOCA_CTX_STATE_IDLE)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, "context is %s, tasks can be configured only while IDLE (dma %p)",
-				 sd_dma_state_name(dma->ctx.state), (void *)dma);
+				 sd_ctx_state_name(dma->ctx.state), (void *)dma);
 	if (task_completion_cb == NULL || task_error_cb == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "%s callback is NULL (dma %p)",
 				 task_completion_cb == NULL ? "completion" : "error", (void *)dma);

@@ -261,6 +261,22 @@ SD_PRIV void priv_doca_task_rule_log(const char *file, int line, const char *fmt
 	__attribute__((format(printf, 3, 4)));
 #define SD_TASK_RULE_FAIL(code, ...) (priv_doca_task_rule_log(__FILE__, __LINE__, __VA_ARGS__), (code))
 
+/* Name of a context state for diagnostics ("RUNNING"). */
+static inline const char *sd_ctx_state_name(enum doca_ctx_states state)
+{
+	switch (state) {
+	case DOCA_CTX_STATE_IDLE:
+		return "IDLE";
+	case DOCA_CTX_STATE_STARTING:
+		return "STARTING";
+	case DOCA_CTX_STATE_RUNNING:
+		return "RUNNING";
+	case DOCA_CTX_STATE_STOPPING:
+		return "STOPPING";
+	}
+	return "UNKNOWN";
+}
+
 /* true when the current thread is inside a callback dispatched by `pe`. */
 static inline bool sd_pe_dispatching(const struct doca_pe *pe)
 {

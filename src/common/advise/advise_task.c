@@ -17,21 +17,6 @@
 #include "sd_log.h"
 #include "sd_mem.h"
 
-static const char *sd_advise_state_name(enum doca_ctx_states state)
-{
-	switch (state) {
-	case DOCA_CTX_STATE_IDLE:
-		return "IDLE";
-	case DOCA_CTX_STATE_STARTING:
-		return "STARTING";
-	case DOCA_CTX_STATE_RUNNING:
-		return "RUNNING";
-	case DOCA_CTX_STATE_STOPPING:
-		return "STOPPING";
-	}
-	return "?";
-}
-
 /* ---- the task type seen by the framework ---- */
 
 static inline bool sd_advise_mmap_started(const struct doca_mmap *mmap)
@@ -110,7 +95,7 @@ doca_error_t doca_mmap_advise_task_invalidate_cache_set_conf(
 	if (mmap_advise->ctx.state != DOCA_CTX_STATE_IDLE)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED,
 				 "context is %s, tasks can be configured only while IDLE (mmap_advise %p)",
-				 sd_advise_state_name(mmap_advise->ctx.state), (void *)mmap_advise);
+				 sd_ctx_state_name(mmap_advise->ctx.state), (void *)mmap_advise);
 	if (completion_cb == NULL || error_cb == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "%s callback is NULL (mmap_advise %p)",
 				 completion_cb == NULL ? "completion" : "error", (void *)mmap_advise);

@@ -11,21 +11,6 @@
 #include "sd_dev.h"
 #include "sd_log.h"
 
-const char *sd_ctx_state_name(enum doca_ctx_states state)
-{
-	switch (state) {
-	case DOCA_CTX_STATE_IDLE:
-		return "IDLE";
-	case DOCA_CTX_STATE_STARTING:
-		return "STARTING";
-	case DOCA_CTX_STATE_RUNNING:
-		return "RUNNING";
-	case DOCA_CTX_STATE_STOPPING:
-		return "STOPPING";
-	}
-	return "UNKNOWN";
-}
-
 bool sd_ctx_idle_eligible(struct doca_ctx *ctx)
 {
 	if (ctx->state != DOCA_CTX_STATE_STOPPING || ctx->inflight != 0 || ctx->allocated != 0)

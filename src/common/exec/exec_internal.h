@@ -21,8 +21,6 @@ static inline bool sd_pe_valid(const struct doca_pe *pe)
 	return pe != NULL && pe->magic == SD_PE_MAGIC;
 }
 
-const char *sd_ctx_state_name(enum doca_ctx_states state);
-
 /* A STOPPING context with nothing allocated and no library work left. */
 bool sd_ctx_idle_eligible(struct doca_ctx *ctx);
 
