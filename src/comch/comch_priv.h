@@ -251,7 +251,6 @@ static inline bool sd_comch_conn_valid(const struct doca_comch_connection *conn)
 	return conn != NULL && conn->magic == SD_COMCH_CONN_MAGIC;
 }
 
-
 /* comch_ep.c: the parts of an instance shared by server and client. */
 doca_error_t sd_comch_ep_init(struct sd_comch_ep *ep, bool is_server, struct doca_dev *dev, const char *name,
 			      const char *func);
