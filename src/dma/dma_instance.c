@@ -47,6 +47,7 @@ static const struct sd_engine *sd_dma_pick_engine(const struct sd_device *node)
 
 doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
 {
+	const struct sd_task_ops *memcpy_ops;
 	struct doca_dma *inst;
 
 	if (dma == NULL)
@@ -62,7 +63,9 @@ doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
 				 dev->node->pci_addr);
 
 	priv_doca_ctx_init(&inst->ctx, &sd_dma_ctx_ops, dev);
-	if (priv_doca_ctx_add_task_type(&inst->ctx, priv_doca_engine_workers() > 0 ? &sd_dma_memcpy_worker_ops : &sd_dma_memcpy_ops) != SD_DMA_MEMCPY_TYPE) {
+	/* Worker mode (SOFTDOCA_DMA_WORKERS) hands copies to the engine's threads. */
+	memcpy_ops = priv_doca_engine_workers() > 0 ? &sd_dma_memcpy_worker_ops : &sd_dma_memcpy_ops;
+	if (priv_doca_ctx_add_task_type(&inst->ctx, memcpy_ops) != SD_DMA_MEMCPY_TYPE) {
 		/* Cannot happen with a fresh context; refuse rather than misroute tasks. */
 		(void)priv_doca_ctx_fini(&inst->ctx, __func__);
 		free(inst);
