@@ -47,6 +47,21 @@ static doca_error_t sd_cpu_remote_write(const struct sd_seg *s, size_t off, cons
 	return s->mmap->remote->write(s->mmap, (uint64_t)(uintptr_t)s->addr + off, src, len);
 }
 
+/*
+ * Local copy.  memcpy when the ranges are disjoint (the usual case; glibc
+ * may pick a different strategy for it), memmove when a buffer is copied
+ * into its own tail space (03 §6.5 step 5).
+ */
+static inline void sd_cpu_move(uint8_t *dst, const uint8_t *src, size_t len)
+{
+	uintptr_t d = (uintptr_t)dst, s = (uintptr_t)src;
+
+	if (d + len <= s || s + len <= d)
+		memcpy(dst, src, len);
+	else
+		memmove(dst, src, len);
+}
+
 /* Both ends remote: stage the piece through a small stack buffer. */
 static doca_error_t sd_cpu_remote_to_remote(const struct sd_seg *d, size_t doff, const struct sd_seg *s,
 					    size_t soff, size_t len)
@@ -76,7 +91,7 @@ static doca_error_t sd_cpu_piece(const struct sd_seg *d, size_t doff, const stru
 	bool dst_remote = d->mmap != NULL;
 
 	if (!src_remote && !dst_remote) {
-		memmove(d->addr + doff, s->addr + soff, len);
+		sd_cpu_move(d->addr + doff, s->addr + soff, len);
 		return DOCA_SUCCESS;
 	}
 	/* An imported mmap whose access path is gone cannot be reached at all. */
@@ -98,7 +113,7 @@ static doca_error_t sd_cpu_copy(const struct sd_copy_job *job)
 
 	if (job->nsrc == 1 && job->ndst == 1 && job->src[0].mmap == NULL && job->dst[0].mmap == NULL &&
 	    job->total <= job->src[0].len && job->total <= job->dst[0].len) {
-		memmove(job->dst[0].addr, job->src[0].addr, (size_t)job->total);
+		sd_cpu_move(job->dst[0].addr, job->src[0].addr, (size_t)job->total);
 		return DOCA_SUCCESS;
 	}
 
