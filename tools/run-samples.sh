@@ -425,7 +425,7 @@ build_app() { # flavour -> sets exe, or verdict=FAIL and detail
 	local flavour=$1 build="$work/build/apps-$1" pc=$pc_host log="$work/apps-$1"
 	[ "$flavour" = dpu ] && pc=$pc_dpu
 	exe="$build/dma_copy/doca_dma_copy"
-	verdict=PASS; detail="built unmodified (-Denable_dma_copy=true)"
+	verdict=PASS; detail="built unmodified (-Denable_dma_copy=true), no warnings"
 	if ! rm -rf "$build" || ! PKG_CONFIG_PATH="$pc" meson setup "$build" "$tree/applications" -Denable_all_applications=false \
 		-Denable_dma_copy=true >"$log.setup.log" 2>&1; then
 		verdict=FAIL; detail="meson setup failed ($log.setup.log)"
@@ -435,6 +435,9 @@ build_app() { # flavour -> sets exe, or verdict=FAIL and detail
 		verdict=FAIL; detail="meson left dma_copy out: $(grep -m1 'Skipping compilation of DOCA Application - dma_copy' "$log.setup.log" || echo "see $log.setup.log")"
 	elif [ "$flavour" = dpu ] && ! grep -q 'has symbol "DOCA_ARCH_DPU".*YES' "$log.setup.log"; then
 		verdict=FAIL; detail="the project did not see the DPU flavour (DOCA_ARCH_DPU)"
+	elif grep -q 'warning:' "$log.build.log"; then
+		# DOCA's own headers compile DMA Copy without a warning (04 §4.6).
+		verdict=FAIL; detail="$(grep -c 'warning:' "$log.build.log") compiler warning(s) ($log.build.log)"
 	fi
 }
 
