@@ -106,3 +106,24 @@ void demo_log_sdk_errors_to_stderr(void)
 	if (doca_log_backend_create_with_file_sdk(stderr, &sdk_log) == DOCA_SUCCESS)
 		(void)doca_log_backend_set_sdk_level(sdk_log, DOCA_LOG_LEVEL_ERROR);
 }
+
+doca_error_t demo_add_flag(const char *short_name, const char *long_name, const char *arguments,
+			   const char *description, enum doca_argp_type type, doca_argp_param_cb_t cb,
+			   bool mandatory)
+{
+	struct doca_argp_param *param;
+	doca_error_t err = doca_argp_param_create(&param);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (short_name != NULL)
+		doca_argp_param_set_short_name(param, short_name);
+	doca_argp_param_set_long_name(param, long_name);
+	doca_argp_param_set_arguments(param, arguments);
+	doca_argp_param_set_description(param, description);
+	doca_argp_param_set_type(param, type);
+	doca_argp_param_set_callback(param, cb);
+	if (mandatory)
+		doca_argp_param_set_mandatory(param);
+	return doca_argp_register_param(param);
+}

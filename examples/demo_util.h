@@ -8,6 +8,9 @@
 
 #include <stdint.h>
 
+#include <stdbool.h>
+
+#include <doca_argp.h>
 #include <doca_dev.h>
 #include <doca_error.h>
 
@@ -33,5 +36,13 @@ doca_error_t demo_open_device(const char *pci, demo_dev_check check, struct doca
 
 /* The SDK's error records (a rejected call names itself and the rule) go to stderr. */
 void demo_log_sdk_errors_to_stderr(void);
+
+/*
+ * Create, describe and register one program flag with DOCA Arg Parser
+ * (short_name may be NULL).
+ */
+doca_error_t demo_add_flag(const char *short_name, const char *long_name, const char *arguments,
+			   const char *description, enum doca_argp_type type, doca_argp_param_cb_t cb,
+			   bool mandatory);
 
 #endif /* DEMO_UTIL_H */

@@ -160,48 +160,27 @@ static doca_error_t rate_cb(void *value, void *config)
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t add_flag(const char *short_name, const char *long_name, const char *arguments,
-			     const char *description, enum doca_argp_type type, doca_argp_param_cb_t cb,
-			     bool mandatory)
-{
-	struct doca_argp_param *param;
-	doca_error_t err = doca_argp_param_create(&param);
-
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (short_name != NULL)
-		doca_argp_param_set_short_name(param, short_name);
-	doca_argp_param_set_long_name(param, long_name);
-	doca_argp_param_set_arguments(param, arguments);
-	doca_argp_param_set_description(param, description);
-	doca_argp_param_set_type(param, type);
-	doca_argp_param_set_callback(param, cb);
-	if (mandatory)
-		doca_argp_param_set_mandatory(param);
-	return doca_argp_register_param(param);
-}
-
 static doca_error_t register_flags(void)
 {
 	doca_error_t err;
 
-	err = add_flag("f", "file", "<path>", "where the host side publishes its export (file or FIFO)",
+	err = demo_add_flag("f", "file", "<path>", "where the host side publishes its export (file or FIFO)",
 		       DOCA_ARGP_TYPE_STRING, file_cb, true);
 	if (err == DOCA_SUCCESS)
-		err = add_flag("p", "pci-addr", "<addr>", "DPU-side device that runs the DMA (default 03:00.0)",
+		err = demo_add_flag("p", "pci-addr", "<addr>", "DPU-side device that runs the DMA (default 03:00.0)",
 			       DOCA_ARGP_TYPE_STRING, pci_cb, false);
 	if (err == DOCA_SUCCESS)
-		err = add_flag("c", "chunk", "<size>", "bytes per DMA task, K/M/G suffixes allowed (default 4M)",
+		err = demo_add_flag("c", "chunk", "<size>", "bytes per DMA task, K/M/G suffixes allowed (default 4M)",
 			       DOCA_ARGP_TYPE_STRING, chunk_cb, false);
 	if (err == DOCA_SUCCESS)
-		err = add_flag("d", "depth", "<n>", "DMA tasks in flight (default 8)", DOCA_ARGP_TYPE_INT, depth_cb,
+		err = demo_add_flag("d", "depth", "<n>", "DMA tasks in flight (default 8)", DOCA_ARGP_TYPE_INT, depth_cb,
 			       false);
 	if (err == DOCA_SUCCESS)
-		err = add_flag("t", "timeout", "<seconds>",
+		err = demo_add_flag("t", "timeout", "<seconds>",
 			       "how long to wait for the host's export, and for any DMA progress (default 60)",
 			       DOCA_ARGP_TYPE_INT, timeout_cb, false);
 	if (err == DOCA_SUCCESS)
-		err = add_flag(NULL, "rate-limit", "<MiB/s>",
+		err = demo_add_flag(NULL, "rate-limit", "<MiB/s>",
 			       "pace the transfer, e.g. to watch the progress bar (default 0: no limit)",
 			       DOCA_ARGP_TYPE_INT, rate_cb, false);
 	return err;

@@ -103,45 +103,24 @@ static doca_error_t seed_cb(void *value, void *config)
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t add_flag(const char *short_name, const char *long_name, const char *arguments,
-			     const char *description, enum doca_argp_type type, doca_argp_param_cb_t cb,
-			     bool mandatory)
-{
-	struct doca_argp_param *param;
-	doca_error_t err = doca_argp_param_create(&param);
-
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (short_name != NULL)
-		doca_argp_param_set_short_name(param, short_name);
-	doca_argp_param_set_long_name(param, long_name);
-	doca_argp_param_set_arguments(param, arguments);
-	doca_argp_param_set_description(param, description);
-	doca_argp_param_set_type(param, type);
-	doca_argp_param_set_callback(param, cb);
-	if (mandatory)
-		doca_argp_param_set_mandatory(param);
-	return doca_argp_register_param(param);
-}
-
 static doca_error_t register_flags(void)
 {
 	doca_error_t err;
 
-	err = add_flag("f", "file", "<path>",
+	err = demo_add_flag("f", "file", "<path>",
 		       "where to publish the export for the DPU side (a file, or a FIFO made with mkfifo)",
 		       DOCA_ARGP_TYPE_STRING, file_cb, true);
 	if (err == DOCA_SUCCESS)
-		err = add_flag("s", "size", "<size>", "buffer size, K/M/G suffixes allowed (default 256M)",
+		err = demo_add_flag("s", "size", "<size>", "buffer size, K/M/G suffixes allowed (default 256M)",
 			       DOCA_ARGP_TYPE_STRING, size_cb, false);
 	if (err == DOCA_SUCCESS)
-		err = add_flag("p", "pci-addr", "<addr>", "host-side device to export through (default b1:00.0)",
+		err = demo_add_flag("p", "pci-addr", "<addr>", "host-side device to export through (default b1:00.0)",
 			       DOCA_ARGP_TYPE_STRING, pci_cb, false);
 	if (err == DOCA_SUCCESS)
-		err = add_flag("t", "timeout", "<seconds>", "how long to wait for the DPU side (default 60)",
+		err = demo_add_flag("t", "timeout", "<seconds>", "how long to wait for the DPU side (default 60)",
 			       DOCA_ARGP_TYPE_INT, timeout_cb, false);
 	if (err == DOCA_SUCCESS)
-		err = add_flag(NULL, "seed", "<n>", "seed of the buffer's pseudo-random content (default 1)",
+		err = demo_add_flag(NULL, "seed", "<n>", "seed of the buffer's pseudo-random content (default 1)",
 			       DOCA_ARGP_TYPE_INT, seed_cb, false);
 	return err;
 }
