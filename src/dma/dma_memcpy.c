@@ -222,6 +222,13 @@ static doca_error_t sd_dma_execute_one(const struct doca_dma *dma, const struct 
 
 	if (err != DOCA_SUCCESS)
 		return err;
+	if (dma->engine->copy_local != NULL && !src->mmap->from_export && !dst->mmap->from_export) {
+		/* Both ends are this process's memory: no job to build. */
+		dma->engine->copy_local(dst->data + dst->data_len, src->data, src->data_len);
+		if (apply)
+			dst->data_len += src->data_len;
+		return DOCA_SUCCESS;
+	}
 	s = sd_dma_seg(src, src->data, src->data_len);
 	d = sd_dma_seg(dst, dst->data + dst->data_len, src->data_len);
 	job = (struct sd_copy_job){ .src = &s, .nsrc = 1, .dst = &d, .ndst = 1, .total = src->data_len };

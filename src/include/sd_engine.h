@@ -46,6 +46,12 @@ struct sd_engine {
 	 * pair.  Returns DOCA_SUCCESS or DOCA_ERROR_IO_FAILED.
 	 */
 	doca_error_t (*copy)(const struct sd_copy_job *job);
+	/*
+	 * Optional fast path for the most common job: one local source range
+	 * into one local destination range (no imported memory).  Same result
+	 * as `copy` with a one-segment job, without building one.
+	 */
+	void (*copy_local)(uint8_t *dst, const uint8_t *src, size_t len);
 };
 
 /*

@@ -152,7 +152,13 @@ static doca_error_t sd_cpu_copy(const struct sd_copy_job *job)
 	return DOCA_SUCCESS;
 }
 
+static void sd_cpu_copy_local(uint8_t *dst, const uint8_t *src, size_t len)
+{
+	sd_cpu_move(dst, src, len);
+}
+
 const struct sd_engine sd_cpu_engine = {
 	.name = "cpu",
 	.copy = sd_cpu_copy,
+	.copy_local = sd_cpu_copy_local,
 };
