@@ -20,61 +20,72 @@
 /* ---- the FIFO ---- */
 
 /*
- * Find and unlink the next reportable task.  Fast path: the head is
- * ready.  Slow path (early engines only): walk the FIFO; a task that is not
- * ready blocks the later tasks of its own context, not those of others.
+ * The next reportable task and its predecessor in the FIFO (NULL for the
+ * head).  Fast path: the head is ready.  Slow path (early engines only):
+ * walk the FIFO; a task that is not ready blocks the later tasks of its own
+ * context, not those of others.  The head may become ready during the
+ * walk, so the task found can still be the head.
  */
-static struct doca_task *sd_pe_take_ready(struct doca_pe *pe)
+static struct doca_task *sd_pe_find_ready(struct doca_pe *pe, struct doca_task **prev_out)
 {
 	struct doca_task *prev = NULL;
 	struct doca_task *task = pe->fifo_head;
 	uint32_t epoch;
 
-	if (task == NULL)
-		return NULL;
-	if (sd_task_ready(task)) {
-		pe->fifo_head = task->next;
-		if (pe->fifo_head == NULL)
-			pe->fifo_tail = NULL;
+	*prev_out = NULL;
+	if (task == NULL || sd_task_ready(task))
 		return task;
-	}
 	epoch = ++pe->scan_epoch;
 	for (; task != NULL; prev = task, task = task->next) {
 		if (task->ctx->scan_mark == epoch)
 			continue;
-		if (!sd_task_ready(task)) {
-			task->ctx->scan_mark = epoch;
-			continue;
+		if (sd_task_ready(task)) {
+			*prev_out = prev;
+			return task;
 		}
-		/* The head may have become ready meanwhile: prev can be NULL. */
-		if (prev == NULL)
-			pe->fifo_head = task->next;
-		else
-			prev->next = task->next;
-		if (pe->fifo_tail == task)
-			pe->fifo_tail = prev;
-		return task;
+		task->ctx->scan_mark = epoch;
 	}
 	return NULL;
 }
 
+/*
+ * Unlink the ready task found by sd_pe_find_ready (early engines only).
+ * Kept out of line so the default engine's progress path stays short.
+ */
+static __attribute__((noinline)) struct doca_task *sd_pe_take_ready_slow(struct doca_pe *pe)
+{
+	struct doca_task *prev;
+	struct doca_task *task = sd_pe_find_ready(pe, &prev);
+
+	if (task == NULL)
+		return NULL;
+	if (prev == NULL)
+		pe->fifo_head = task->next;
+	else
+		prev->next = task->next;
+	if (pe->fifo_tail == task)
+		pe->fifo_tail = prev;
+	return task;
+}
+
+/* Find and unlink the next reportable task; a ready head stays inline. */
+static inline struct doca_task *sd_pe_take_ready(struct doca_pe *pe)
+{
+	struct doca_task *task = pe->fifo_head;
+
+	if (task == NULL || !sd_task_ready(task))
+		return task == NULL ? NULL : sd_pe_take_ready_slow(pe);
+	pe->fifo_head = task->next;
+	if (pe->fifo_head == NULL)
+		pe->fifo_tail = NULL;
+	return task;
+}
+
 static bool sd_pe_fifo_has_ready(struct doca_pe *pe)
 {
-	uint32_t epoch;
+	struct doca_task *prev;
 
-	if (pe->fifo_head == NULL)
-		return false;
-	if (sd_task_ready(pe->fifo_head))
-		return true;
-	epoch = ++pe->scan_epoch;
-	for (struct doca_task *task = pe->fifo_head; task != NULL; task = task->next) {
-		if (task->ctx->scan_mark == epoch)
-			continue;
-		if (sd_task_ready(task))
-			return true;
-		task->ctx->scan_mark = epoch;
-	}
-	return false;
+	return sd_pe_find_ready(pe, &prev) != NULL;
 }
 
 /* ---- the three steps of a progress call ---- */
@@ -116,21 +127,31 @@ static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
 	pe->dispatching = false;
 }
 
+/* An asynchronously starting context is ready to report RUNNING (T3). */
+static bool sd_ctx_start_ready(struct doca_ctx *ctx)
+{
+	return ctx->state == DOCA_CTX_STATE_STARTING && ctx->ops->start_complete != NULL &&
+	       ctx->ops->start_complete(ctx);
+}
+
+static bool sd_ctx_event_ready(struct doca_ctx *ctx)
+{
+	return ctx->ops->event_pending != NULL && ctx->ops->event_pending(ctx);
+}
+
 /* One library event or asynchronous start completion; false if none. */
 static bool sd_pe_dispatch_event(struct doca_pe *pe)
 {
 	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next) {
-		const struct sd_ctx_ops *ops = ctx->ops;
-
-		if (ctx->state == DOCA_CTX_STATE_STARTING && ops->start_complete != NULL && ops->start_complete(ctx)) {
+		if (sd_ctx_start_ready(ctx)) {
 			pe->dispatching = true;
 			sd_ctx_transition(ctx, DOCA_CTX_STATE_RUNNING); /* T3 */
 			pe->dispatching = false;
 			return true;
 		}
-		if (ops->event_pending != NULL && ops->event_pending(ctx)) {
+		if (sd_ctx_event_ready(ctx)) {
 			pe->dispatching = true;
-			ops->event_dispatch(ctx);
+			ctx->ops->event_dispatch(ctx);
 			pe->dispatching = false;
 			return true;
 		}
@@ -166,14 +187,9 @@ static bool sd_pe_events_pending(struct doca_pe *pe)
 {
 	if (pe->event_ctxs == 0)
 		return false;
-	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next) {
-		const struct sd_ctx_ops *ops = ctx->ops;
-
-		if (ctx->state == DOCA_CTX_STATE_STARTING && ops->start_complete != NULL && ops->start_complete(ctx))
+	for (struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next)
+		if (sd_ctx_start_ready(ctx) || sd_ctx_event_ready(ctx))
 			return true;
-		if (ops->event_pending != NULL && ops->event_pending(ctx))
-			return true;
-	}
 	return false;
 }
 

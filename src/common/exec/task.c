@@ -109,32 +109,44 @@ doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, int idx, union doca_data
 
 /* ---- submission ---- */
 
-/* Checks 1-3 of 03 §5.7 shared by every submit flavour. */
+/* Checks 1-3 of 03 §5.7, shared by every submit path; logs nothing. */
+static doca_error_t sd_task_submit_rule(const struct doca_task *task)
+{
+	if (task == NULL || !sd_ctx_valid(task->ctx) || task->own == SD_TASK_FREE)
+		return DOCA_ERROR_INVALID_VALUE;
+	if (task->own == SD_TASK_IN_FLIGHT)
+		return DOCA_ERROR_IN_USE;
+	if (task->ctx->state != DOCA_CTX_STATE_RUNNING)
+		return DOCA_ERROR_BAD_STATE;
+	return DOCA_SUCCESS;
+}
+
+/* The same checks for a public submit call: the refusal is logged once. */
 static doca_error_t sd_task_submit_check(struct doca_task *task, const char *func)
 {
+	doca_error_t err = sd_task_submit_rule(task);
 	struct doca_ctx *ctx;
 
+	if (err == DOCA_SUCCESS)
+		return DOCA_SUCCESS;
 	if (task == NULL) {
 		SD_LOG_ERR_AS(func, "task is NULL");
-		return DOCA_ERROR_INVALID_VALUE;
+		return err;
+	}
+	if (err == DOCA_ERROR_INVALID_VALUE) {
+		SD_LOG_ERR_AS(func, "task %p was freed or never allocated", (void *)task);
+		return err;
 	}
 	ctx = task->ctx;
-	if (!sd_ctx_valid(ctx) || task->own == SD_TASK_FREE) {
-		SD_LOG_ERR_AS(func, "task %p was freed or never allocated", (void *)task);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (task->own == SD_TASK_IN_FLIGHT) {
+	if (err == DOCA_ERROR_IN_USE) {
 		SD_LOG_ERR_AS(func, "task %p is already in flight; wait for its callback before resubmitting (%s %p)",
-				  (void *)task, ctx->ops->type_name, (void *)ctx);
-		return DOCA_ERROR_IN_USE;
+			      (void *)task, ctx->ops->type_name, (void *)ctx);
+		return err;
 	}
-	if (ctx->state != DOCA_CTX_STATE_RUNNING) {
-		SD_LOG_ERR_AS(func, "context is %s, tasks can be submitted only while RUNNING (task %p, %s %p)",
-				  sd_ctx_state_name(ctx->state), (void *)task, ctx->ops->type_name, (void *)ctx);
-		task->status = DOCA_ERROR_BAD_STATE;
-		return DOCA_ERROR_BAD_STATE;
-	}
-	return DOCA_SUCCESS;
+	SD_LOG_ERR_AS(func, "context is %s, tasks can be submitted only while RUNNING (task %p, %s %p)",
+		      sd_ctx_state_name(ctx->state), (void *)task, ctx->ops->type_name, (void *)ctx);
+	task->status = err; /* an application-owned task records the refusal */
+	return err;
 }
 
 /* Queue an application-owned task of a RUNNING context (cannot fail). */
@@ -162,12 +174,11 @@ static void sd_task_enqueue(struct doca_task *task)
 
 doca_error_t priv_doca_task_submit_internal(struct doca_task *task)
 {
-	if (task == NULL || !sd_ctx_valid(task->ctx) || task->own != SD_TASK_APP)
-		return DOCA_ERROR_INVALID_VALUE;
-	if (task->ctx->state != DOCA_CTX_STATE_RUNNING)
-		return DOCA_ERROR_BAD_STATE;
-	sd_task_enqueue(task);
-	return DOCA_SUCCESS;
+	doca_error_t err = sd_task_submit_rule(task);
+
+	if (err == DOCA_SUCCESS)
+		sd_task_enqueue(task);
+	return err;
 }
 
 doca_error_t doca_task_submit(struct doca_task *task)
