@@ -7,17 +7,7 @@
  * follow the address, not even white space.
  */
 #include "dev_internal.h"
-
-static int sd_hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+#include "sd_text.h"
 
 /*
  * Read 1..max_digits hex digits at *pos, advancing it.  Returns false when
@@ -28,10 +18,10 @@ static bool sd_read_hex_field(const char **pos, unsigned max_digits, unsigned *v
 	const char *p = *pos;
 	unsigned v = 0, n = 0;
 
-	while (sd_hex_value(*p) >= 0) {
+	while (sd_hex_digit_value(*p) >= 0) {
 		if (++n > max_digits)
 			return false;
-		v = v * 16 + (unsigned)sd_hex_value(*p);
+		v = v * 16 + (unsigned)sd_hex_digit_value(*p);
 		p++;
 	}
 	if (n == 0)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "xproc_priv.h"
+#include "sd_text.h"
 
 /* Read up to size-1 bytes of a small file into a NUL-terminated string. 0 or errno. */
 static int sd_xp_read_small(const char *path, char *buf, size_t size)
@@ -39,17 +40,6 @@ static int sd_xp_read_small(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-static int sd_xp_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* boot_id is a UUID string; keep its 16 bytes (all zero when unreadable). */
 static void sd_xp_boot_id(uint8_t out[SD_XP_BOOT_ID_LEN])
 {
@@ -60,7 +50,7 @@ static void sd_xp_boot_id(uint8_t out[SD_XP_BOOT_ID_LEN])
 	if (sd_xp_read_small("/proc/sys/kernel/random/boot_id", text, sizeof(text)) != 0)
 		return;
 	for (const char *p = text; *p != '\0' && n < 2 * SD_XP_BOOT_ID_LEN; p++) {
-		int v = sd_xp_hexval(*p);
+		int v = sd_hex_digit_value(*p);
 		if (v < 0)
 			continue;
 		out[n / 2] = (uint8_t)(out[n / 2] | (n % 2 == 0 ? v << 4 : v));
