@@ -12,6 +12,23 @@
 #include "dma_priv.h"
 #include "sd_log.h"
 
+/* Asynchronous engines: one queue per started context, a slot per task. */
+static doca_error_t sd_dma_open_queue(struct doca_dma *dma)
+{
+	uint32_t depth = dma->ctx.task_types[SD_DMA_MEMCPY_TYPE].num_tasks;
+	char why[256] = "";
+	doca_error_t err;
+
+	if (dma->engine->async == NULL)
+		return DOCA_SUCCESS;
+	err = dma->engine->async->queue_open(dma->node, depth, &dma->queue, why, sizeof(why));
+	if (err != DOCA_SUCCESS)
+		priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, "doca_ctx_start",
+				     "engine %s of device %s cannot start (dma %p): %s", dma->engine->name,
+				     dma->node->pci_addr, (void *)dma, why);
+	return err;
+}
+
 /* Library checks of doca_ctx_start; the framework creates the task pool after them. */
 static doca_error_t sd_dma_start(struct doca_ctx *ctx)
 {
@@ -30,19 +47,43 @@ static doca_error_t sd_dma_start(struct doca_ctx *ctx)
 				     (void *)dma);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	return DOCA_SUCCESS;
+	return sd_dma_open_queue(dma);
+}
+
+/* The context reached IDLE (or its start failed after sd_dma_start). */
+static void sd_dma_release(struct doca_ctx *ctx)
+{
+	struct doca_dma *dma = (struct doca_dma *)ctx;
+
+	if (dma->queue != NULL)
+		dma->engine->async->queue_close(dma->queue);
+	dma->queue = NULL;
 }
 
 const struct sd_ctx_ops sd_dma_ctx_ops = {
 	.type_name = "doca_dma",
 	.start = sd_dma_start,
 	.sync_start = true,
+	.release = sd_dma_release,
 };
 
 /* The engine that moves this device's bytes: the topology's choice, else the default. */
 static const struct sd_engine *sd_dma_pick_engine(const struct sd_device *node)
 {
 	return node->engine != NULL ? node->engine : priv_doca_engine_default();
+}
+
+/*
+ * How memcpy tasks run: on a hardware queue (asynchronous engine), on
+ * worker threads (SOFTDOCA_DMA_WORKERS), or inside doca_pe_progress.
+ */
+static const struct sd_task_ops *sd_dma_pick_memcpy_ops(const struct sd_engine *engine)
+{
+	if (engine->async != NULL)
+		return &sd_dma_memcpy_async_ops;
+	if (priv_doca_engine_workers() > 0)
+		return &sd_dma_memcpy_worker_ops;
+	return &sd_dma_memcpy_ops;
 }
 
 doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
@@ -63,8 +104,8 @@ doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
 				 dev->node->pci_addr);
 
 	priv_doca_ctx_init(&inst->ctx, &sd_dma_ctx_ops, dev);
-	/* Worker mode (SOFTDOCA_DMA_WORKERS) hands copies to the engine's threads. */
-	memcpy_ops = priv_doca_engine_workers() > 0 ? &sd_dma_memcpy_worker_ops : &sd_dma_memcpy_ops;
+	inst->engine = sd_dma_pick_engine(dev->node);
+	memcpy_ops = sd_dma_pick_memcpy_ops(inst->engine);
 	if (priv_doca_ctx_add_task_type(&inst->ctx, memcpy_ops) != SD_DMA_MEMCPY_TYPE) {
 		/* Cannot happen with a fresh context; refuse rather than misroute tasks. */
 		(void)priv_doca_ctx_fini(&inst->ctx, __func__);
@@ -73,7 +114,6 @@ doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
 	}
 
 	inst->node = dev->node;
-	inst->engine = sd_dma_pick_engine(dev->node);
 	inst->max_list_len = sd_dma_clamp_list_len(dev->node->caps.dma_max_list_len);
 	inst->max_buf_size = dev->node->caps.dma_max_buf_size;
 	inst->max_tasks = dev->node->caps.dma_max_tasks;

@@ -63,6 +63,7 @@ static inline struct sd_seg sd_dma_seg(const struct doca_buf *b, uint8_t *addr, 
 		.addr = addr,
 		.len = (size_t)len,
 		.mmap = b->mmap->from_export ? b->mmap : NULL,
+		.gpu = b->mmap->mem_kind == SD_MEM_GPU,
 	};
 	return s;
 }
@@ -195,7 +196,7 @@ static inline bool sd_dma_single(const struct doca_buf *src, const struct doca_b
 }
 
 /* Task-type hook: rules V1..V9 in order (try_submit and execution). */
-static doca_error_t sd_dma_memcpy_validate(struct doca_task *task)
+doca_error_t sd_dma_memcpy_validate(struct doca_task *task)
 {
 	const struct doca_dma_task_memcpy *t = (const struct doca_dma_task_memcpy *)task;
 	const struct doca_dma *dma = sd_dma_of_task(task);
@@ -246,21 +247,16 @@ static doca_error_t sd_dma_execute_one(const struct doca_dma *dma, const struct 
  * (the last one trimmed).  All ranges are computed before any metadata
  * changes, so a buffer that is both source and destination works.
  */
-static doca_error_t sd_dma_execute_lists(const struct doca_dma *dma, const struct sd_dma_lists *l, bool apply)
+static void sd_dma_build_list_job(const struct sd_dma_lists *l, struct sd_dma_segs *out)
 {
-	struct sd_seg src[SD_DMA_LIST_MAX];
-	struct sd_seg dst[SD_DMA_LIST_MAX];
-	struct doca_buf *dst_buf[SD_DMA_LIST_MAX];
 	uint32_t nsrc = 0, ndst = 0;
 	uint64_t left = l->total;
-	struct sd_copy_job job;
-	doca_error_t err;
 
 	for (uint32_t i = 0; i < l->nsrc; i++) {
 		const struct doca_buf *b = l->src[i];
 
 		if (b->data_len != 0)
-			src[nsrc++] = sd_dma_seg(b, b->data, b->data_len);
+			out->src[nsrc++] = sd_dma_seg(b, b->data, b->data_len);
 	}
 	for (uint32_t i = 0; i < l->ndst && left != 0; i++) {
 		/* The list walk only reads; the elements are the task's own destination. */
@@ -270,18 +266,58 @@ static doca_error_t sd_dma_execute_lists(const struct doca_dma *dma, const struc
 
 		if (take == 0)
 			continue;
-		dst_buf[ndst] = b;
-		dst[ndst++] = sd_dma_seg(b, b->data + b->data_len, take);
+		out->dst_buf[ndst] = b;
+		out->dst[ndst++] = sd_dma_seg(b, b->data + b->data_len, take);
 		left -= take;
 	}
+	out->job = (struct sd_copy_job){ .src = out->src, .nsrc = nsrc, .dst = out->dst, .ndst = ndst,
+					 .total = l->total };
+}
 
-	job = (struct sd_copy_job){ .src = src, .nsrc = nsrc, .dst = dst, .ndst = ndst, .total = l->total };
-	err = dma->engine->copy(&job);
+static doca_error_t sd_dma_execute_lists(const struct doca_dma *dma, const struct sd_dma_lists *l, bool apply)
+{
+	struct sd_dma_segs segs;
+	doca_error_t err;
+
+	sd_dma_build_list_job(l, &segs);
+	err = dma->engine->copy(&segs.job);
 	if (err != DOCA_SUCCESS)
 		return SD_DMA_FAIL(err, "memory access failed while copying %llu bytes",
 				   (unsigned long long)l->total);
-	for (uint32_t i = 0; apply && i < ndst; i++)
-		dst_buf[i]->data_len += dst[i].len;
+	for (uint32_t i = 0; apply && i < segs.job.ndst; i++)
+		segs.dst_buf[i]->data_len += segs.dst[i].len;
+	return DOCA_SUCCESS;
+}
+
+/*
+ * Asynchronous engines: check rules V1..V9 and describe the copy in `out`
+ * without moving a byte; the engine runs it and sd_dma_memcpy_complete
+ * applies the metadata when the task is reported.
+ */
+doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *out)
+{
+	const struct doca_dma_task_memcpy *t = (const struct doca_dma_task_memcpy *)task;
+	const struct doca_dma *dma = sd_dma_of_task(task);
+	struct sd_dma_lists lists;
+	doca_error_t err;
+
+	if (t->src == NULL || t->dst == NULL)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: %s buffer is NULL",
+				   t->src == NULL ? "source" : "destination");
+	if (sd_dma_single(t->src, t->dst)) {
+		err = sd_dma_check_one(dma, t->src, t->dst);
+		if (err != DOCA_SUCCESS)
+			return err;
+		out->src[0] = sd_dma_seg(t->src, t->src->data, t->src->data_len);
+		out->dst[0] = sd_dma_seg(t->dst, t->dst->data + t->dst->data_len, t->src->data_len);
+		out->job = (struct sd_copy_job){ .src = out->src, .nsrc = 1, .dst = out->dst, .ndst = 1,
+						 .total = t->src->data_len };
+		return DOCA_SUCCESS;
+	}
+	err = sd_dma_check_lists(dma, t->src, t->dst, &lists);
+	if (err != DOCA_SUCCESS)
+		return err;
+	sd_dma_build_list_job(&lists, out);
 	return DOCA_SUCCESS;
 }
 
@@ -351,7 +387,7 @@ static void sd_dma_memcpy_cancel(struct doca_task *task)
 }
 
 /* Append the copied bytes: the same placement the copy used (03 §6.5). */
-static void sd_dma_memcpy_complete(struct doca_task *task)
+void sd_dma_memcpy_complete(struct doca_task *task)
 {
 	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
 	uint64_t left = 0;
@@ -368,7 +404,7 @@ static void sd_dma_memcpy_complete(struct doca_task *task)
 }
 
 /* Task-type hook: call the application's typed memcpy callback. */
-static void sd_dma_memcpy_invoke(void (*cb)(void), struct doca_task *task, union doca_data task_ud,
+void sd_dma_memcpy_invoke(void (*cb)(void), struct doca_task *task, union doca_data task_ud,
 				 union doca_data ctx_ud)
 {
 	doca_dma_task_memcpy_completion_cb_t fn = (doca_dma_task_memcpy_completion_cb_t)cb;

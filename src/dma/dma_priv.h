@@ -40,6 +40,7 @@ struct doca_dma {
 	uint32_t max_list_len; /* min(profile, SD_DMA_LIST_MAX) */
 	uint64_t max_buf_size;
 	uint32_t max_tasks;
+	struct sd_engine_queue *queue; /* asynchronous engines: open while started */
 };
 
 struct doca_dma_task_memcpy {
@@ -47,12 +48,28 @@ struct doca_dma_task_memcpy {
 	const struct doca_buf *src;
 	struct doca_buf *dst;
 	struct sd_async_job job; /* worker mode only */
+	bool started;            /* asynchronous engines: the copy is with the engine */
 };
 
-/* Framework tables (dma_ctx.c, dma_memcpy.c). */
+/* Framework tables (dma_instance.c, dma_memcpy.c, dma_memcpy_async.c). */
 extern const struct sd_ctx_ops sd_dma_ctx_ops;
 extern const struct sd_task_ops sd_dma_memcpy_ops;
 extern const struct sd_task_ops sd_dma_memcpy_worker_ops; /* SOFTDOCA_DMA_WORKERS > 0 */
+extern const struct sd_task_ops sd_dma_memcpy_async_ops;  /* asynchronous engines (cuda) */
+
+/* The copy of one memcpy task, described for an engine (on the stack). */
+struct sd_dma_segs {
+	struct sd_seg src[SD_DMA_LIST_MAX];
+	struct sd_seg dst[SD_DMA_LIST_MAX];
+	struct doca_buf *dst_buf[SD_DMA_LIST_MAX];
+	struct sd_copy_job job;
+};
+
+/* dma_memcpy.c, shared with the asynchronous path. */
+doca_error_t sd_dma_memcpy_validate(struct doca_task *task);
+doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *out);
+void sd_dma_memcpy_complete(struct doca_task *task);
+void sd_dma_memcpy_invoke(void (*cb)(void), struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud);
 
 /* The list-length limit applied to a device's profile value. */
 static inline uint32_t sd_dma_clamp_list_len(uint32_t profile_len)

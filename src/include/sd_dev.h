@@ -89,6 +89,7 @@ struct sd_device {
 	char profile[16];
 	struct sd_caps caps;
 	const struct sd_engine *engine; /* data mover chosen by the topology */
+	int engine_unit;                /* the engine's unit for this device (cuda: GPU ordinal) */
 	uint32_t num_reps;
 	struct sd_rep *reps;
 };

@@ -8,7 +8,8 @@
  * hands it to the engine of its device; it never calls memcpy itself.
  *
  * Engines (src/common/engine): `cpu` (default, copies inside
- * doca_pe_progress), later `xproc` and `cuda`.
+ * doca_pe_progress) and `cuda` (a GPU's copy engines, asynchronous: see
+ * struct sd_engine_async below).
  */
 #ifndef SD_ENGINE_H
 #define SD_ENGINE_H
@@ -22,11 +23,13 @@
 #include "sd_visibility.h"
 
 struct doca_mmap;
+struct sd_device;
 
 struct sd_seg {
 	uint8_t *addr;          /* local pointer, or exporter address if remote */
 	size_t len;
 	struct doca_mmap *mmap; /* non-NULL only for remote (imported) memory */
+	bool gpu;               /* addr is GPU memory (a unified device address) */
 };
 
 struct sd_copy_job {
@@ -52,6 +55,56 @@ struct sd_engine {
 	 * as `copy` with a one-segment job, without building one.
 	 */
 	void (*copy_local)(uint8_t *dst, const uint8_t *src, size_t len);
+	/* Asynchronous engines only (NULL for cpu): see below. */
+	const struct sd_engine_async *async;
+};
+
+/*
+ * Asynchronous engines move bytes on hardware queues.  A DMA context opens
+ * one queue when it starts, with one completion slot per task of its pool
+ * (slot = the task's index in the pool, so nothing is allocated per task).
+ * A task's copy starts at submit and is polled inside doca_pe_progress.
+ */
+struct sd_engine_queue; /* the engine's state for one started context */
+
+/* What a started mmap's memory is, as told by an engine that can tell. */
+enum sd_mem_kind {
+	SD_MEM_HOST = 0, /* ordinary host memory (the default) */
+	SD_MEM_GPU = 1,  /* GPU memory: the CPU must never dereference it */
+};
+
+struct sd_engine_async {
+	/*
+	 * Resolve a topology device to the engine's unit (cuda: the GPU at
+	 * `pci_addr`).  false with a reason in `why` when the device is not
+	 * there or the engine cannot run on this machine.
+	 */
+	bool (*bind)(const char *pci_addr, int *unit, char *why, size_t why_len);
+	/* A context on `node` starts with `depth` task slots; reason in `why`. */
+	doca_error_t (*queue_open)(const struct sd_device *node, uint32_t depth, struct sd_engine_queue **out,
+				   char *why, size_t why_len);
+	/* The context stopped: every started slot has been polled or waited. */
+	void (*queue_close)(struct sd_engine_queue *q);
+	/* Start `job` in `slot`; IO_FAILED when the hardware refused it. */
+	doca_error_t (*start)(struct sd_engine_queue *q, uint32_t slot, const struct sd_copy_job *job);
+	/* Has `slot` finished?  true with its outcome (SUCCESS or IO_FAILED). */
+	bool (*poll)(struct sd_engine_queue *q, uint32_t slot, doca_error_t *status);
+	/* Block until `slot` has finished (a flushed task's copy). */
+	void (*wait)(struct sd_engine_queue *q, uint32_t slot);
+	/*
+	 * Call wake(arg) once, from an engine thread, when `slot` finishes
+	 * (doca_pe_request_notification with work in flight).  false when it
+	 * could not be arranged; the caller then undoes its hold.
+	 */
+	bool (*arm)(struct sd_engine_queue *q, uint32_t slot, void (*wake)(void *arg), void *arg);
+	/*
+	 * An mmap over [addr, addr + len) starts with a device of this engine:
+	 * tell its kind and make host memory reachable (pin it).  *reg is
+	 * what mem_detach needs later (NULL when nothing is to be undone).
+	 */
+	doca_error_t (*mem_attach)(const struct sd_device *node, void *addr, size_t len, enum sd_mem_kind *kind,
+				   void **reg, char *why, size_t why_len);
+	void (*mem_detach)(void *reg);
 };
 
 /*
@@ -79,6 +132,13 @@ SD_PRIV bool priv_doca_engine_cancel(struct sd_async_job *job);
 
 /* The engine named `name` ("cpu", ...), or NULL. */
 SD_PRIV const struct sd_engine *priv_doca_engine_find(const char *name);
+
+/*
+ * GPUs the cuda engine can drive on this machine, as canonical PCI
+ * addresses ("dddd:bb:dd.f"), for the built-in topology.  Returns how many
+ * were written (0 when CUDA is absent, disabled or has no device).
+ */
+unsigned sd_engine_cuda_enumerate(char (*addrs)[16], unsigned max);
 
 /* The engine used when the topology names none (honours SOFTDOCA_ENGINE). */
 SD_PRIV const struct sd_engine *priv_doca_engine_default(void);

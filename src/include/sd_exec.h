@@ -91,6 +91,20 @@ struct sd_task_ops {
 	 */
 	void (*cancel)(struct doca_task *task);
 	/*
+	 * Optional, with on_submit, for engines that have no thread of their
+	 * own to set `ready` (hardware queues): look whether the task has
+	 * finished.  On true the hook has recorded early_status; the framework
+	 * then marks the task ready.  Called by doca_pe_progress and by the
+	 * notification calls, on the progress thread.
+	 */
+	bool (*poll)(struct doca_task *task);
+	/*
+	 * Optional, with poll: the PE was armed (doca_pe_request_notification)
+	 * while this task is unfinished.  Arrange for priv_doca_pe_kick when it
+	 * finishes, holding the PE (sd_pe_hold) until that kick is done.
+	 */
+	void (*arm)(struct doca_task *task);
+	/*
 	 * Invoke the application's callback with its typed signature.  `cb` is
 	 * the function pointer the library stored in the conf.
 	 */

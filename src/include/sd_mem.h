@@ -44,6 +44,8 @@ struct sd_mem_remote_ops {
 
 #define SD_MMAP_MAX_DEVS_LIMIT 64u
 
+struct sd_engine_async;
+
 struct doca_mmap {
 	uint32_t magic; /* SD_MMAP_MAGIC while valid */
 	enum sd_mmap_state state;
@@ -76,6 +78,10 @@ struct doca_mmap {
 	/* Additions of the cross-process layer (src/common/xproc). */
 	void *xproc_export;          /* export state while started and exported, else NULL */
 	uint32_t xproc_generation;   /* exports made over the map's life (one per started period) */
+	/* Additions of the engines (set at start when a GPU device is listed). */
+	uint8_t mem_kind;            /* enum sd_mem_kind: SD_MEM_GPU for GPU memory */
+	const struct sd_engine_async *mem_engine; /* engine holding mem_reg, or NULL */
+	void *mem_reg;               /* what mem_engine->mem_detach undoes at stop */
 };
 
 /* Kind of export descriptor an imported mmap was made from. */

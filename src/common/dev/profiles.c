@@ -8,6 +8,8 @@
  *  - cx7 keeps the DMA and device-information values, but a ConnectX-7 has
  *    no Arm side: it is host-side only, lists no representors and offers
  *    neither PCI export, import from export, nor a Comch role.
+ *  - gpu is a GPU driven by the cuda engine: host side, DMA memcpy only
+ *    (no export, no Comch, no mmap advise, no representors).
  * The side of the device decides the Comch role (server on the DPU side,
  * client on the host side) and whether representor filters are offered.
  */
@@ -23,12 +25,14 @@ struct sd_profile {
 	bool host_only;     /* refuses side = dpu */
 	bool pci_export;    /* mmap export_pci and create_from_export */
 	bool comch;         /* the side's Comch role is available */
+	bool dma_only;      /* a GPU: nothing but DMA memcpy */
 };
 
 static const struct sd_profile sd_profiles[] = {
 	{ .name = "bf3", .host_only = false, .pci_export = true, .comch = true },
 	{ .name = "bf2", .host_only = false, .pci_export = true, .comch = true },
 	{ .name = "cx7", .host_only = true, .pci_export = false, .comch = false },
+	{ .name = "gpu", .host_only = true, .pci_export = false, .comch = false, .dma_only = true },
 };
 
 #define SD_CAP(field, kind, lo, hi)                                                                \
@@ -171,5 +175,9 @@ bool sd_profile_fill(const char *name, enum sd_side side, bool has_emulated_reps
 	caps->rep_filter_all = dpu;
 	caps->rep_filter_net = dpu;
 	caps->rep_filter_emulated = dpu && has_emulated_reps;
+	if (p->dma_only) {
+		caps->mmap_export_rdma = false;
+		caps->advise_supported = false;
+	}
 	return true;
 }

@@ -4,7 +4,8 @@
  * Loaded once per process, on the first call that needs devices: from the
  * file named by SOFTDOCA_TOPOLOGY when that variable is set and not empty,
  * otherwise from the built-in default below (written in the file format
- * itself, so docs/topology.md can show it and the parser checks it).  A file
+ * itself, so docs/topology.md can show it and the parser checks it), to
+ * which every GPU the cuda engine finds is added.  A file
  * that cannot be read or parsed refuses the whole topology: every device
  * list of the process then fails with DOCA_ERROR_NOT_FOUND (register D-34).
  *
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "dev_internal.h"
+#include "sd_engine.h"
 
 /* Files larger than this are refused; a topology is a few kilobytes. */
 #define SD_TOPOLOGY_MAX_BYTES (1u << 20)
@@ -48,6 +50,39 @@ static const char sd_default_topology[] =
 	"iface = enp177s0f0np0\n"
 	"mac = 02:00:00:00:00:02\n"
 	"vhca_id = 1\n";
+
+/* GPUs joined to the built-in topology (one section each). */
+#define SD_TOPOLOGY_MAX_GPUS 16
+
+/*
+ * The built-in text plus one `profile = gpu`, `engine = cuda` section per
+ * GPU that the cuda engine finds (none without CUDA, or with
+ * SOFTDOCA_CUDA_LIB=none).  A GPU whose PCI address a built-in device
+ * already uses is left out.  Returns a heap string, or NULL.
+ */
+static char *sd_builtin_text(void)
+{
+	char addrs[SD_TOPOLOGY_MAX_GPUS][16];
+	unsigned ngpu = sd_engine_cuda_enumerate(addrs, SD_TOPOLOGY_MAX_GPUS);
+	size_t cap = sizeof(sd_default_topology) + ngpu * 128;
+	char *text = malloc(cap);
+	size_t used;
+
+	if (text == NULL)
+		return NULL;
+	used = (size_t)snprintf(text, cap, "%s", sd_default_topology);
+	for (unsigned i = 0; i < ngpu; i++) {
+		char header[32];
+
+		snprintf(header, sizeof(header), "[device %s]", addrs[i]);
+		if (strstr(sd_default_topology, header) != NULL)
+			continue;
+		used += (size_t)snprintf(text + used, cap - used,
+					 "\n%s\nside = host\nprofile = gpu\nibdev = gpu%u\niface = gpu%u\nengine = cuda\n",
+					 header, i, i);
+	}
+	return text;
+}
 
 static struct sd_topology sd_topo;
 static pthread_once_t sd_topo_once = PTHREAD_ONCE_INIT;
@@ -114,13 +149,14 @@ static void sd_topology_load(void)
 	size_t len = 0;
 
 	if (path == NULL || path[0] == '\0') {
-		if (!sd_topology_parse(sd_default_topology, sizeof(sd_default_topology) - 1, &parsed, why,
-				       sizeof(why)) ||
+		text = sd_builtin_text();
+		if (text == NULL || !sd_topology_parse(text, strlen(text), &parsed, why, sizeof(why)) ||
 		    !sd_topology_install(&parsed)) {
 			sd_topo.status = DOCA_ERROR_NOT_FOUND;
 			snprintf(sd_topo.error, sizeof(sd_topo.error), "built-in topology unusable: %s",
 				 why[0] ? why : "out of memory");
 		}
+		free(text);
 		return;
 	}
 	if (!sd_read_file(path, &text, &len, why, sizeof(why))) {

@@ -82,6 +82,14 @@ static bool sd_device_engine(struct sd_parser *p, struct sd_pdev *d)
 	} else {
 		d->dev.engine = priv_doca_engine_default();
 	}
+	if (d->dev.engine->async != NULL) {
+		/* A hardware engine must find its device now, or the topology is refused. */
+		char why[256] = "";
+
+		if (!d->dev.engine->async->bind(d->dev.pci_addr, &d->dev.engine_unit, why, sizeof(why)))
+			return sd_fail(p, d->engine_line, "[device %s] asks for engine '%s', which cannot run: %s",
+				       d->dev.pci_addr, d->dev.engine->name, why);
+	}
 	return true;
 }
 

@@ -4,7 +4,8 @@
  * The topology names an engine per device; when it names none, the default
  * applies: SOFTDOCA_ENGINE if it names a known engine, otherwise `cpu`.  An
  * unknown name is a configuration mistake, so it is reported once (one
- * WARNING per process) and the run continues on `cpu`.
+ * WARNING per process) and the run continues on `cpu`.  `cuda` is never a
+ * default: it serves only the GPU devices that name it.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 
 static const struct sd_engine *const sd_engines[] = {
 	&sd_cpu_engine,
+	&sd_cuda_engine,
 };
 
 const struct sd_engine *priv_doca_engine_find(const char *name)
@@ -39,6 +41,14 @@ static void sd_engine_choose(void)
 	if (name == NULL || name[0] == '\0')
 		return;
 	e = priv_doca_engine_find(name);
+	if (e != NULL && e->async != NULL) {
+		/* A GPU engine cannot move a BlueField's bytes: it is chosen per device. */
+		priv_doca_sdk_log_at(DOCA_LOG_LEVEL_WARNING, __FILE__, __LINE__, "softdoca engine selection",
+				     "SOFTDOCA_ENGINE=%s drives GPU devices only (name it with engine = %s in the "
+				     "topology); using the cpu engine",
+				     name, name);
+		return;
+	}
 	if (e != NULL) {
 		sd_engine_chosen = e;
 		return;

@@ -9,4 +9,7 @@
 /* cpu.c: copies on the calling thread (the default). */
 extern const struct sd_engine sd_cpu_engine;
 
+/* cuda/cuda_queue.c: a GPU's copy engines through the CUDA driver. */
+extern const struct sd_engine sd_cuda_engine;
+
 #endif /* SD_ENGINE_PRIV_H */

@@ -61,8 +61,9 @@ static inline void sd_pe_notify(struct doca_pe *pe)
 
 /*
  * Whether a queued task may be reported now: always with the default
- * engine; with an early engine once the engine is done with it, and at
- * once when it is to be flushed (its copy no longer matters).
+ * engine; with an early engine once the engine is done with it (an engine
+ * without threads is asked through the poll hook), and at once when it is
+ * to be flushed (its copy no longer matters).
  */
 static inline bool sd_task_ready(struct doca_task *task)
 {
@@ -70,8 +71,12 @@ static inline bool sd_task_ready(struct doca_task *task)
 
 	if (ops->on_submit == NULL || atomic_load_explicit(&task->ready, memory_order_acquire) != 0)
 		return true;
-	if (task->ctx->state == DOCA_CTX_STATE_RUNNING)
-		return false;
+	if (task->ctx->state == DOCA_CTX_STATE_RUNNING) {
+		if (ops->poll == NULL || !ops->poll(task))
+			return false;
+		atomic_store_explicit(&task->ready, 1, memory_order_relaxed);
+		return true;
+	}
 	ops->cancel(task);
 	return true;
 }

@@ -270,6 +270,27 @@ static bool sd_pe_drain(struct doca_pe *pe)
 	}
 }
 
+/*
+ * Engines without threads (hardware queues) cannot make a task ready on
+ * their own: ask the first unfinished task of each context to kick the PE
+ * when it finishes.  The first one suffices per context, since its later
+ * tasks are reported after it anyway.
+ */
+static void sd_pe_arm_engines(struct doca_pe *pe)
+{
+	uint32_t epoch = ++pe->scan_epoch;
+
+	for (struct doca_task *task = pe->fifo_head; task != NULL; task = task->next) {
+		const struct sd_task_ops *ops = task->conf->ops;
+
+		if (task->ctx->scan_mark == epoch || ops->arm == NULL)
+			continue;
+		task->ctx->scan_mark = epoch;
+		if (atomic_load_explicit(&task->ready, memory_order_acquire) == 0)
+			ops->arm(task);
+	}
+}
+
 void priv_doca_pe_kick(struct doca_pe *pe)
 {
 	if (pe != NULL && atomic_exchange(&pe->armed, false))
@@ -289,8 +310,12 @@ doca_error_t doca_pe_request_notification(struct doca_pe *pe)
 	 * work is found here.  Whoever disarms signals, so once only.
 	 */
 	atomic_store(&pe->armed, true);
-	if (sd_pe_has_work(pe) && atomic_exchange(&pe->armed, false))
-		sd_pe_signal(pe);
+	if (sd_pe_has_work(pe)) {
+		if (atomic_exchange(&pe->armed, false))
+			sd_pe_signal(pe);
+		return DOCA_SUCCESS;
+	}
+	sd_pe_arm_engines(pe);
 	return DOCA_SUCCESS;
 }
 

@@ -15,6 +15,7 @@
 
 #include "mem_priv.h"
 #include "sd_dev.h"
+#include "sd_engine.h"
 #include "sd_log.h"
 #include "sd_mem.h"
 
@@ -94,6 +95,59 @@ static void sd_mmap_drop_devices(struct doca_mmap *mmap)
 	mmap->num_devs = 0;
 }
 
+/*
+ * Let the engine of a listed GPU device classify the range and pin host
+ * memory (sd_engine.h, mem_attach).  GPU memory is refused when another
+ * listed device copies with the CPU, which would dereference it.
+ */
+static doca_error_t sd_mmap_engine_attach(struct doca_mmap *mmap)
+{
+	const struct sd_device *gpu = NULL;
+	const struct sd_device *cpu = NULL;
+	enum sd_mem_kind kind = SD_MEM_HOST;
+	char why[256] = "";
+	doca_error_t err;
+	void *reg = NULL;
+
+	for (uint32_t i = 0; i < mmap->num_devs; i++) {
+		const struct sd_device *node = mmap->devs[i]->node;
+
+		if (node->engine != NULL && node->engine->async != NULL) {
+			if (gpu == NULL)
+				gpu = node;
+		} else {
+			cpu = node;
+		}
+	}
+	mmap->mem_kind = SD_MEM_HOST;
+	if (gpu == NULL)
+		return DOCA_SUCCESS;
+	err = gpu->engine->async->mem_attach(gpu, mmap->addr, mmap->len, &kind, &reg, why, sizeof(why));
+	if (err != DOCA_SUCCESS)
+		return SD_MEM_REJECT_AS("doca_mmap_start", err, "mmap %p cannot be registered with GPU device %s: %s", (void *)mmap,
+				 gpu->pci_addr, why);
+	if (kind == SD_MEM_GPU && cpu != NULL) {
+		gpu->engine->async->mem_detach(reg);
+		return SD_MEM_REJECT_AS("doca_mmap_start", DOCA_ERROR_NOT_SUPPORTED,
+				 "mmap %p covers GPU memory, which device %s (engine %s) cannot reach; list only GPU "
+				 "devices on it",
+				 (void *)mmap, cpu->pci_addr, cpu->engine != NULL ? cpu->engine->name : "cpu");
+	}
+	mmap->mem_kind = (uint8_t)kind;
+	mmap->mem_engine = gpu->engine->async;
+	mmap->mem_reg = reg;
+	return DOCA_SUCCESS;
+}
+
+/* Undo sd_mmap_engine_attach (stop, implicit stop at destroy). */
+static void sd_mmap_engine_detach(struct doca_mmap *mmap)
+{
+	if (mmap->mem_engine != NULL)
+		mmap->mem_engine->mem_detach(mmap->mem_reg);
+	mmap->mem_engine = NULL;
+	mmap->mem_reg = NULL;
+}
+
 DOCA_STABLE
 doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 {
@@ -111,8 +165,10 @@ doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 		sd_mmap_import_release(mmap);
 	} else {
 		bool ever_started = mmap->state != SD_MMAP_IDLE;
-		if (mmap->state == SD_MMAP_STARTED)
+		if (mmap->state == SD_MMAP_STARTED) {
 			sd_mmap_exports_revoke(mmap); /* implicit stop */
+			sd_mmap_engine_detach(mmap);
+		}
 		sd_mmap_drop_devices(mmap);
 		if (ever_started && mmap->free_cb != NULL)
 			mmap->free_cb(mmap->addr, mmap->len, mmap->free_cookie);
@@ -125,6 +181,8 @@ doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 DOCA_STABLE
 doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 {
+	doca_error_t err;
+
 	SD_MEM_REQUIRE_MMAP(mmap);
 	SD_MMAP_REQUIRE_CONFIGURABLE_KIND(mmap);
 	if (mmap->state == SD_MMAP_STARTED)
@@ -133,6 +191,9 @@ doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE,
 				 "mmap %p has no memory range; call doca_mmap_set_memrange before starting it",
 				 (void *)mmap);
+	err = sd_mmap_engine_attach(mmap);
+	if (err != DOCA_SUCCESS)
+		return err;
 	mmap->state = SD_MMAP_STARTED;
 	return DOCA_SUCCESS;
 }
@@ -156,6 +217,7 @@ doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 				 "mmap %p backs %u started buffer pool(s); stop them before the mmap", (void *)mmap,
 				 mmap->num_started_pools);
 	sd_mmap_exports_revoke(mmap);
+	sd_mmap_engine_detach(mmap);
 	mmap->state = SD_MMAP_STOPPED;
 	return DOCA_SUCCESS;
 }

@@ -97,8 +97,8 @@ static void sources_are_concatenated_into_destinations(void)
 {
 	uint8_t a[10], b[7], c[20];
 	uint8_t x[4], y[30], z[8];
-	struct sd_seg src[] = { { a, sizeof(a), NULL }, { b, 0, NULL }, { b, sizeof(b), NULL }, { c, 13, NULL } };
-	struct sd_seg dst[] = { { x, sizeof(x), NULL }, { y, 0, NULL }, { y, sizeof(y), NULL }, { z, sizeof(z), NULL } };
+	struct sd_seg src[] = { { a, sizeof(a), NULL, false }, { b, 0, NULL, false }, { b, sizeof(b), NULL, false }, { c, 13, NULL, false } };
+	struct sd_seg dst[] = { { x, sizeof(x), NULL, false }, { y, 0, NULL, false }, { y, sizeof(y), NULL, false }, { z, sizeof(z), NULL, false } };
 	struct sd_copy_job job = { src, 4, dst, 4, 30 };
 	uint8_t expect[30];
 
@@ -125,7 +125,7 @@ static void sources_are_concatenated_into_destinations(void)
 static void single_pair_moves_like_memmove(void)
 {
 	uint8_t buf[64], orig[64];
-	struct sd_seg s = { buf, 40, NULL }, d = { buf + 10, 40, NULL };
+	struct sd_seg s = { buf, 40, NULL, false }, d = { buf + 10, 40, NULL, false };
 	struct sd_copy_job job = { &s, 1, &d, 1, 40 };
 
 	for (int i = 0; i < 64; i++)
@@ -138,7 +138,7 @@ static void single_pair_moves_like_memmove(void)
 static void short_job_is_io_failed(void)
 {
 	uint8_t a[8] = { 0 }, x[4];
-	struct sd_seg s = { a, sizeof(a), NULL }, d = { x, sizeof(x), NULL };
+	struct sd_seg s = { a, sizeof(a), NULL, false }, d = { x, sizeof(x), NULL, false };
 	struct sd_copy_job job = { &s, 1, &d, 1, 8 }; /* destinations hold only 4 of 8 */
 
 	CHECK_ERR(cpu()->copy(&job), DOCA_ERROR_IO_FAILED);
@@ -147,10 +147,10 @@ static void short_job_is_io_failed(void)
 static void remote_source_goes_through_read(void)
 {
 	uint8_t out[100];
-	struct sd_seg s = { (uint8_t *)(uintptr_t)1000, 60, &fake_import };
-	struct sd_seg s2 = { (uint8_t *)(uintptr_t)5000, 40, &fake_import };
+	struct sd_seg s = { (uint8_t *)(uintptr_t)1000, 60, &fake_import, false };
+	struct sd_seg s2 = { (uint8_t *)(uintptr_t)5000, 40, &fake_import, false };
 	struct sd_seg srcs[] = { s, s2 };
-	struct sd_seg d = { out, sizeof(out), NULL };
+	struct sd_seg d = { out, sizeof(out), NULL, false };
 	struct sd_copy_job job = { srcs, 2, &d, 1, 100 };
 
 	reset_remote();
@@ -163,9 +163,9 @@ static void remote_source_goes_through_read(void)
 static void remote_destination_goes_through_write(void)
 {
 	uint8_t in[50];
-	struct sd_seg s = { in, sizeof(in), NULL };
-	struct sd_seg d[] = { { (uint8_t *)(uintptr_t)200, 20, &fake_import },
-			      { (uint8_t *)(uintptr_t)900, 30, &fake_import } };
+	struct sd_seg s = { in, sizeof(in), NULL, false };
+	struct sd_seg d[] = { { (uint8_t *)(uintptr_t)200, 20, &fake_import, false },
+			      { (uint8_t *)(uintptr_t)900, 30, &fake_import, false } };
 	struct sd_copy_job job = { &s, 1, d, 2, 50 };
 
 	reset_remote();
@@ -180,8 +180,8 @@ static void remote_destination_goes_through_write(void)
 static void remote_to_remote_is_staged_in_chunks(void)
 {
 	enum { LEN = 6000 };
-	struct sd_seg s = { (uint8_t *)(uintptr_t)0, LEN, &fake_import };
-	struct sd_seg d = { (uint8_t *)(uintptr_t)LEN + 100, LEN, &fake_import };
+	struct sd_seg s = { (uint8_t *)(uintptr_t)0, LEN, &fake_import, false };
+	struct sd_seg d = { (uint8_t *)(uintptr_t)LEN + 100, LEN, &fake_import, false };
 	struct sd_copy_job job = { &s, 1, &d, 1, LEN };
 	uint8_t *orig = malloc(LEN);
 
@@ -197,8 +197,8 @@ static void remote_to_remote_is_staged_in_chunks(void)
 static void direct_mapping_is_preferred(void)
 {
 	uint8_t out[64];
-	struct sd_seg s = { (uint8_t *)(uintptr_t)300, 64, &fake_import };
-	struct sd_seg d = { out, sizeof(out), NULL };
+	struct sd_seg s = { (uint8_t *)(uintptr_t)300, 64, &fake_import, false };
+	struct sd_seg d = { out, sizeof(out), NULL, false };
 	struct sd_copy_job job = { &s, 1, &d, 1, 64 };
 
 	reset_remote();
@@ -211,9 +211,9 @@ static void direct_mapping_is_preferred(void)
 static void failing_or_missing_access_path_is_io_failed(void)
 {
 	uint8_t local[32] = { 0 };
-	struct sd_seg l = { local, sizeof(local), NULL };
-	struct sd_seg r = { (uint8_t *)(uintptr_t)0, sizeof(local), &fake_import };
-	struct sd_seg dead = { (uint8_t *)(uintptr_t)0, sizeof(local), &dead_import };
+	struct sd_seg l = { local, sizeof(local), NULL, false };
+	struct sd_seg r = { (uint8_t *)(uintptr_t)0, sizeof(local), &fake_import, false };
+	struct sd_seg dead = { (uint8_t *)(uintptr_t)0, sizeof(local), &dead_import, false };
 	struct sd_copy_job from_remote = { &r, 1, &l, 1, sizeof(local) };
 	struct sd_copy_job to_dead = { &l, 1, &dead, 1, sizeof(local) };
 	struct sd_copy_job from_dead = { &dead, 1, &l, 1, sizeof(local) };

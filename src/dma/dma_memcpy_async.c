@@ -1,0 +1,105 @@
+/*
+ * dma_memcpy_async.c - memcpy tasks on an asynchronous engine (cuda).
+ *
+ * The copy starts inside doca_task_submit: the rules V1..V9 are checked,
+ * the copy is described and handed to the engine's queue of the context,
+ * in the completion slot numbered like the task's place in its pool.
+ * doca_pe_progress polls the slot; the report applies the destination
+ * metadata (D-7: nothing observable changes before the task is reported).
+ * A task that breaks a rule or that the hardware refuses is ready at once
+ * with its error, and no byte moves.
+ */
+#include <doca_dma.h>
+
+#include "dma_priv.h"
+
+static inline struct doca_dma_task_memcpy *sd_dma_async_task(struct doca_task *task)
+{
+	return (struct doca_dma_task_memcpy *)task;
+}
+
+/* The task's slot: its index in the pool, fixed for the life of the pool. */
+static inline uint32_t sd_dma_async_slot(const struct doca_task *task)
+{
+	const struct sd_task_pool *pool = &task->conf->pool;
+
+	return (uint32_t)(((const uint8_t *)task - pool->slab) / pool->stride);
+}
+
+static void sd_dma_async_finish_now(struct doca_task *task, doca_error_t status)
+{
+	task->early_status = status;
+	atomic_store_explicit(&task->ready, 1, memory_order_relaxed);
+}
+
+/* on_submit: check, describe and start the copy. */
+static void sd_dma_async_submit(struct doca_task *task)
+{
+	const struct doca_dma *dma = sd_dma_of_task(task);
+	struct sd_dma_segs segs;
+	doca_error_t err = sd_dma_memcpy_describe(task, &segs);
+
+	if (err == DOCA_SUCCESS)
+		err = dma->engine->async->start(dma->queue, sd_dma_async_slot(task), &segs.job);
+	sd_dma_async_task(task)->started = err == DOCA_SUCCESS;
+	if (err != DOCA_SUCCESS)
+		sd_dma_async_finish_now(task, err);
+}
+
+/* poll: has the engine finished the slot? */
+static bool sd_dma_async_poll(struct doca_task *task)
+{
+	const struct doca_dma *dma = sd_dma_of_task(task);
+	doca_error_t status;
+
+	if (!dma->engine->async->poll(dma->queue, sd_dma_async_slot(task), &status))
+		return false;
+	task->early_status = status;
+	return true;
+}
+
+/* cancel: the context stopped; the hardware may still be writing, so wait. */
+static void sd_dma_async_cancel(struct doca_task *task)
+{
+	const struct doca_dma *dma = sd_dma_of_task(task);
+
+	if (sd_dma_async_task(task)->started)
+		dma->engine->async->wait(dma->queue, sd_dma_async_slot(task));
+	atomic_store_explicit(&task->ready, 1, memory_order_release);
+}
+
+/* Runs on an engine thread when an armed slot finishes. */
+static void sd_dma_async_wake(void *arg)
+{
+	struct doca_pe *pe = arg;
+
+	priv_doca_pe_kick(pe);
+	sd_pe_release(pe);
+}
+
+/* arm: kick the PE when this task's copy finishes. */
+static void sd_dma_async_arm(struct doca_task *task)
+{
+	const struct doca_dma *dma = sd_dma_of_task(task);
+	struct doca_pe *pe = task->ctx->pe;
+
+	sd_pe_hold(pe);
+	if (!dma->engine->async->arm(dma->queue, sd_dma_async_slot(task), sd_dma_async_wake, pe)) {
+		/* Cannot wait for the hardware: wake the program now so it polls. */
+		sd_pe_release(pe);
+		priv_doca_pe_kick(pe);
+	}
+}
+
+const struct sd_task_ops sd_dma_memcpy_async_ops = {
+	.name = "memcpy",
+	.task_size = sizeof(struct doca_dma_task_memcpy),
+	.validate = sd_dma_memcpy_validate, /* doca_task_try_submit: the cpu engine's rules */
+	.on_submit = sd_dma_async_submit,
+	.complete = sd_dma_memcpy_complete,
+	.cancel = sd_dma_async_cancel,
+	.poll = sd_dma_async_poll,
+	.arm = sd_dma_async_arm,
+	.invoke = sd_dma_memcpy_invoke,
+	.failure_is_fatal = true,
+};
