@@ -490,8 +490,8 @@ void sd_dma_memcpy_complete(struct doca_task *task)
 }
 
 /* Task-type hook: call the application's typed memcpy callback. */
-void sd_dma_memcpy_invoke(void (*cb)(void), struct doca_task *task, union doca_data task_ud,
-				 union doca_data ctx_ud)
+void sd_dma_memcpy_invoke(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud,
+			  void (*cb)(void))
 {
 	doca_dma_task_memcpy_completion_cb_t fn = (doca_dma_task_memcpy_completion_cb_t)cb;
 

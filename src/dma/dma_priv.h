@@ -84,7 +84,7 @@ struct sd_dma_segs {
 doca_error_t sd_dma_memcpy_validate(struct doca_task *task);
 doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *out);
 void sd_dma_memcpy_complete(struct doca_task *task);
-void sd_dma_memcpy_invoke(void (*cb)(void), struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud);
+void sd_dma_memcpy_invoke(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud, void (*cb)(void));
 
 /* The list-length limit applied to a device's profile value. */
 static inline uint32_t sd_dma_clamp_list_len(uint32_t profile_len)

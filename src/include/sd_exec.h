@@ -106,9 +106,11 @@ struct sd_task_ops {
 	void (*arm)(struct doca_task *task);
 	/*
 	 * Invoke the application's callback with its typed signature.  `cb` is
-	 * the function pointer the library stored in the conf.
+	 * the function pointer the library stored in the conf.  It comes last
+	 * so that the other arguments already sit where the callback expects
+	 * its own: the hook compiles to one indirect jump.
 	 */
-	void (*invoke)(void (*cb)(void), struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud);
+	void (*invoke)(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud, void (*cb)(void));
 	/* Whether an execution failure of this type stops the context (D-8). */
 	bool failure_is_fatal;
 };

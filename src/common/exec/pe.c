@@ -114,7 +114,7 @@ static inline void sd_pe_deliver(struct doca_pe *pe, struct doca_task *task, doc
 	}
 	cb = status == DOCA_SUCCESS ? conf->success_cb : conf->error_cb;
 	/* Neither task nor ctx may be touched once the callback returns. */
-	conf->ops->invoke(cb, task, task->user_data, ctx->user_data);
+	conf->ops->invoke(task, task->user_data, ctx->user_data, cb);
 	pe->dispatching = false;
 }
 
