@@ -186,7 +186,6 @@ struct doca_pe {
 	uint32_t num_ctxs;
 	struct doca_task *fifo_head;
 	struct doca_task *fifo_tail;
-	uint64_t inflight;
 	uint32_t stopping;       /* connected contexts in STOPPING */
 	uint32_t event_ctxs;     /* connected contexts with an event step */
 	uint32_t bound_graphs;   /* graphs bound to this PE (05 §1.7) */

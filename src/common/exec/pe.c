@@ -104,7 +104,6 @@ static inline void sd_pe_deliver(struct doca_pe *pe, struct doca_task *task, doc
 
 	task->status = status;
 	ctx->inflight--;
-	pe->inflight--;
 	task->own = SD_TASK_APP;
 	if (task->graph_node != NULL) {
 		/* D-24: a graph's task reports to its graph, not to callbacks. */
@@ -443,6 +442,20 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 	return DOCA_SUCCESS;
 }
 
+/*
+ * Tasks in flight on the PE: the sum over its connected contexts, since
+ * every queued task belongs to one of them (graph tasks included, D-24).
+ * Summed here, on request, so that the per-task path keeps one counter.
+ */
+static uint64_t sd_pe_inflight(const struct doca_pe *pe)
+{
+	uint64_t n = 0;
+
+	for (const struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next)
+		n += ctx->inflight;
+	return n;
+}
+
 doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_tasks)
 {
 	if (!sd_pe_valid(pe))
@@ -450,7 +463,7 @@ doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *nu
 				 (const void *)pe);
 	if (num_inflight_tasks == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "num_inflight_tasks is NULL (pe %p)", (const void *)pe);
-	*num_inflight_tasks = (size_t)pe->inflight;
+	*num_inflight_tasks = (size_t)sd_pe_inflight(pe);
 	return DOCA_SUCCESS;
 }
 

@@ -186,7 +186,6 @@ static inline __attribute__((always_inline)) void sd_task_enqueue(struct doca_ta
 		pe->fifo_head = task;
 	pe->fifo_tail = task;
 	ctx->inflight++;
-	pe->inflight++;
 	if (task->conf->ops->on_submit != NULL || atomic_load_explicit(&pe->armed, memory_order_relaxed))
 		sd_task_enqueue_rest(task, pe);
 }
