@@ -46,6 +46,12 @@ struct doca_task {
 	doca_error_t status;
 	uint8_t own;               /* enum sd_task_own */
 	/*
+	 * The task type has an early engine (ops->on_submit != NULL); set
+	 * with the pool, so the per-task paths test one byte of the task
+	 * instead of following conf and ops.
+	 */
+	bool early;
+	/*
 	 * Engines that execute ahead of reporting (worker threads) set this
 	 * to 1 with release ordering once the task's outcome is known; the
 	 * default engine never uses it (every task is ready at once).

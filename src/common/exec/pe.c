@@ -287,7 +287,7 @@ uint8_t doca_pe_progress(struct doca_pe *pe)
 	if (pe->dispatching)
 		return 0; /* called from one of this PE's callbacks: harmless no-op */
 	task = pe->fifo_head;
-	if (task != NULL && task->conf->ops->on_submit == NULL)
+	if (task != NULL && !task->early)
 		return sd_pe_run_head(pe, task);
 	return sd_pe_progress_steps(pe);
 }

@@ -45,6 +45,7 @@ static doca_error_t sd_pool_create(struct doca_ctx *ctx, struct sd_task_conf *co
 		task->ctx = ctx;
 		task->conf = conf;
 		task->own = SD_TASK_FREE;
+		task->early = conf->ops->on_submit != NULL;
 		pool->free_stack[pool->capacity - 1 - i] = task;
 	}
 	pool->nfree = pool->capacity;
@@ -186,7 +187,7 @@ static inline __attribute__((always_inline)) void sd_task_enqueue(struct doca_ta
 		pe->fifo_head = task;
 	pe->fifo_tail = task;
 	ctx->inflight++;
-	if (task->conf->ops->on_submit != NULL || atomic_load_explicit(&pe->armed, memory_order_relaxed))
+	if (task->early || atomic_load_explicit(&pe->armed, memory_order_relaxed))
 		sd_task_enqueue_rest(task, pe);
 }
 
