@@ -267,8 +267,8 @@ static doca_error_t sd_comch_send_execute(struct doca_task *task)
 	return task->early_status;
 }
 
-static void sd_comch_send_invoke(void (*cb)(void), struct doca_task *task, union doca_data task_ud,
-				 union doca_data ctx_ud)
+static void sd_comch_send_invoke(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud,
+				 void (*cb)(void))
 {
 	((doca_comch_task_send_completion_cb_t)cb)((struct doca_comch_task_send *)task, task_ud, ctx_ud);
 }

@@ -117,6 +117,10 @@ doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
 	inst->max_list_len = sd_dma_clamp_list_len(dev->node->caps.dma_max_list_len);
 	inst->max_buf_size = dev->node->caps.dma_max_buf_size;
 	inst->max_tasks = dev->node->caps.dma_max_tasks;
+	inst->max_one_total = inst->max_list_len != 0 ? inst->max_buf_size : 0;
+	inst->copy_local = inst->engine->copy_local;
+	inst->ok_src_seq = SD_DMA_NO_SEQ;
+	inst->ok_dst_seq = SD_DMA_NO_SEQ;
 	inst->magic = SD_DMA_MAGIC;
 	*dma = inst;
 	return DOCA_SUCCESS;

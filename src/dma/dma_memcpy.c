@@ -321,7 +321,7 @@ doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t sd_dma_memcpy_run(struct doca_task *task, bool apply)
+static __attribute__((noinline)) doca_error_t sd_dma_memcpy_run(struct doca_task *task, bool apply)
 {
 	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
 	const struct doca_dma *dma = sd_dma_of_task(task);
@@ -339,10 +339,96 @@ static doca_error_t sd_dma_memcpy_run(struct doca_task *task, bool apply)
 	return sd_dma_execute_lists(dma, &lists, apply);
 }
 
-/* Task-type hook: validate, copy, append (inside doca_pe_progress). */
+/* V6/V7 for a local mmap, which also grants V8 (local read is always allowed). */
+static inline bool sd_dma_local_usable(const struct doca_mmap *m, const struct sd_device *node)
+{
+	return m != NULL && m->magic == SD_MMAP_MAGIC && !m->from_export && sd_mmap_usable_by(m, node);
+}
+
+/*
+ * The mmap rules V6..V9 for one local source and one local destination map,
+ * checked in full; on success the maps' start periods are remembered, so
+ * the next task on the same maps needs one compare per map.  The rules'
+ * inputs (started, devices, permissions) cannot change during a start
+ * period, so the verdict holds as long as start_seq does.
+ */
+static bool sd_dma_learn_local_pair(struct doca_dma *dma, const struct doca_mmap *src, const struct doca_mmap *dst)
+{
+	if (!sd_dma_local_usable(src, dma->node) || !sd_dma_local_usable(dst, dma->node) ||
+	    !sd_mmap_local_writable(dst))
+		return false;
+	dma->ok_src_seq = src->start_seq;
+	dma->ok_dst_seq = dst->start_seq;
+	return true;
+}
+
+/* A single-element task passes V1..V5 (V2..V4 folded into max_one_total). */
+static inline bool sd_dma_one_sizes_ok(const struct doca_dma *dma, const struct doca_buf *src,
+				       const struct doca_buf *dst)
+{
+	uint64_t total = src->data_len;
+
+	/* total - 1: a zero-length source wraps round to UINT64_MAX and fails V3. */
+	return sd_buf_is_live(src) && sd_buf_is_live(dst) && total - 1 < dma->max_one_total &&
+	       sd_buf_tailroom(dst) >= total;
+}
+
+/* Both maps were seen to pass V6..V9 in their current start periods. */
+static inline bool sd_dma_pair_known(const struct doca_dma *dma, const struct doca_buf *src,
+				     const struct doca_buf *dst)
+{
+	return src->mmap->start_seq == dma->ok_src_seq && dst->mmap->start_seq == dma->ok_dst_seq;
+}
+
+/* Copy a validated one-element local task and append it to the destination. */
+static inline doca_error_t sd_dma_copy_one_local(const struct doca_dma *dma, const struct doca_buf *src,
+						 struct doca_buf *dst)
+{
+	uint64_t len = src->data_len;
+	uint8_t *to = dst->data + dst->data_len;
+
+	/* Nothing reads data_len before the copy returns; updating it first keeps the call last. */
+	dst->data_len += len;
+	dma->copy_local(to, src->data, (size_t)len);
+	return DOCA_SUCCESS;
+}
+
+/*
+ * Everything but a one-element local task on known maps: learn a new pair
+ * of maps, or take the general path, which checks the rules in order and
+ * names the first broken one.
+ */
+static __attribute__((noinline)) doca_error_t sd_dma_memcpy_execute_slow(struct doca_task *task)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+	struct doca_dma *dma = sd_dma_of_task(task);
+	const struct doca_buf *src = t->src;
+	struct doca_buf *dst = t->dst;
+
+	if (src != NULL && dst != NULL && sd_dma_single(src, dst) && dma->copy_local != NULL &&
+	    sd_dma_one_sizes_ok(dma, src, dst) && sd_dma_learn_local_pair(dma, src->mmap, dst->mmap))
+		return sd_dma_copy_one_local(dma, src, dst);
+	return sd_dma_memcpy_run(task, true);
+}
+
+/*
+ * Task-type hook: validate, copy, append (inside doca_pe_progress).  The
+ * common task, one local range into one local range on maps that already
+ * passed V6..V9, costs a few loads and compares here.  Only a yes is
+ * trusted: any other task goes the slow way, so this test may be stricter
+ * than the rules but never looser.
+ */
 static doca_error_t sd_dma_memcpy_execute(struct doca_task *task)
 {
-	return sd_dma_memcpy_run(task, true);
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+	struct doca_dma *dma = sd_dma_of_task(task);
+	const struct doca_buf *src = t->src;
+	struct doca_buf *dst = t->dst;
+
+	if (src != NULL && dst != NULL && sd_dma_single(src, dst) && sd_dma_one_sizes_ok(dma, src, dst) &&
+	    sd_dma_pair_known(dma, src, dst))
+		return sd_dma_copy_one_local(dma, src, dst);
+	return sd_dma_memcpy_execute_slow(task);
 }
 
 /*
@@ -404,8 +490,8 @@ void sd_dma_memcpy_complete(struct doca_task *task)
 }
 
 /* Task-type hook: call the application's typed memcpy callback. */
-void sd_dma_memcpy_invoke(void (*cb)(void), struct doca_task *task, union doca_data task_ud,
-				 union doca_data ctx_ud)
+void sd_dma_memcpy_invoke(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud,
+			  void (*cb)(void))
 {
 	doca_dma_task_memcpy_completion_cb_t fn = (doca_dma_task_memcpy_completion_cb_t)cb;
 

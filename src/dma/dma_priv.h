@@ -29,6 +29,9 @@
 
 #define SD_DMA_MAGIC 0x444d4130u /* "DMA0" */
 
+/* No remembered start period: start_seq is 0 or counts up from 1. */
+#define SD_DMA_NO_SEQ UINT64_MAX
+
 /* Index of the memcpy task type in the context's task table. */
 #define SD_DMA_MEMCPY_TYPE 0
 
@@ -41,6 +44,18 @@ struct doca_dma {
 	uint64_t max_buf_size;
 	uint32_t max_tasks;
 	struct sd_engine_queue *queue; /* asynchronous engines: open while started */
+	/* V2 and V4 for a one-element task: max_buf_size, or 0 when no list fits. */
+	uint64_t max_one_total;
+	/* The engine's one-range local copy (NULL when it has none). */
+	void (*copy_local)(uint8_t *dst, const uint8_t *src, size_t len);
+	/*
+	 * start_seq of the last started local mmaps seen to pass the mmap
+	 * rules here: V6 and V8 as a source, V7 and V9 as a destination.
+	 * SD_DMA_NO_SEQ until then, a value no map ever has.  Written only by
+	 * the thread that progresses the instance's PE.
+	 */
+	uint64_t ok_src_seq;
+	uint64_t ok_dst_seq;
 };
 
 struct doca_dma_task_memcpy {
@@ -69,7 +84,7 @@ struct sd_dma_segs {
 doca_error_t sd_dma_memcpy_validate(struct doca_task *task);
 doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *out);
 void sd_dma_memcpy_complete(struct doca_task *task);
-void sd_dma_memcpy_invoke(void (*cb)(void), struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud);
+void sd_dma_memcpy_invoke(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud, void (*cb)(void));
 
 /* The list-length limit applied to a device's profile value. */
 static inline uint32_t sd_dma_clamp_list_len(uint32_t profile_len)

@@ -46,6 +46,12 @@ struct doca_task {
 	doca_error_t status;
 	uint8_t own;               /* enum sd_task_own */
 	/*
+	 * The task type has an early engine (ops->on_submit != NULL); set
+	 * with the pool, so the per-task paths test one byte of the task
+	 * instead of following conf and ops.
+	 */
+	bool early;
+	/*
 	 * Engines that execute ahead of reporting (worker threads) set this
 	 * to 1 with release ordering once the task's outcome is known; the
 	 * default engine never uses it (every task is ready at once).
@@ -106,9 +112,11 @@ struct sd_task_ops {
 	void (*arm)(struct doca_task *task);
 	/*
 	 * Invoke the application's callback with its typed signature.  `cb` is
-	 * the function pointer the library stored in the conf.
+	 * the function pointer the library stored in the conf.  It comes last
+	 * so that the other arguments already sit where the callback expects
+	 * its own: the hook compiles to one indirect jump.
 	 */
-	void (*invoke)(void (*cb)(void), struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud);
+	void (*invoke)(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud, void (*cb)(void));
 	/* Whether an execution failure of this type stops the context (D-8). */
 	bool failure_is_fatal;
 };
@@ -184,7 +192,6 @@ struct doca_pe {
 	uint32_t num_ctxs;
 	struct doca_task *fifo_head;
 	struct doca_task *fifo_tail;
-	uint64_t inflight;
 	uint32_t stopping;       /* connected contexts in STOPPING */
 	uint32_t event_ctxs;     /* connected contexts with an event step */
 	uint32_t bound_graphs;   /* graphs bound to this PE (05 §1.7) */

@@ -75,6 +75,13 @@ struct doca_mmap {
 	size_t dmabuf_offset;
 	uint32_t num_pools;          /* buffer pools created on this map (pin destroy) */
 	uint32_t num_started_pools;  /* started pools (pin stop) */
+	/*
+	 * Non-zero exactly while a local mmap is started, and never the same
+	 * for two start periods of any mmaps of this process.  Devices and
+	 * permissions cannot change while a map is started, so a DMA
+	 * instance may remember that "start_seq X passed V6..V9" (dma_memcpy.c).
+	 */
+	uint64_t start_seq;
 	/* Additions of the cross-process layer (src/common/xproc). */
 	void *xproc_export;          /* export state while started and exported, else NULL */
 	uint32_t xproc_generation;   /* exports made over the map's life (one per started period) */

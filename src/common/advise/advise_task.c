@@ -62,8 +62,8 @@ static doca_error_t sd_advise_execute(struct doca_task *task)
 	return err;
 }
 
-static void sd_advise_invoke(void (*cb)(void), struct doca_task *task, union doca_data task_ud,
-			     union doca_data ctx_ud)
+static void sd_advise_invoke(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud,
+			     void (*cb)(void))
 {
 	doca_mmap_advise_task_invalidate_cache_completion_cb_t typed =
 		(doca_mmap_advise_task_invalidate_cache_completion_cb_t)cb;

@@ -90,30 +90,20 @@ static bool sd_pe_fifo_has_ready(struct doca_pe *pe)
 
 /* ---- the three steps of a progress call ---- */
 
-static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
+/*
+ * The end of a report: the task goes back to the application with `status`
+ * and its callback (or its graph) hears of it; the dispatching flag is set
+ * on entry and cleared on exit.  ctx and conf are read here, after any
+ * execute call, rather than kept in registers across it.
+ */
+static inline void sd_pe_deliver(struct doca_pe *pe, struct doca_task *task, doca_error_t status)
 {
 	struct doca_ctx *ctx = task->ctx;
 	const struct sd_task_conf *conf = task->conf;
-	doca_error_t status;
 	void (*cb)(void);
 
-	pe->dispatching = true;
-	if (ctx->state != DOCA_CTX_STATE_RUNNING) {
-		status = DOCA_ERROR_SHUTDOWN; /* flushed: no byte is touched (D-1) */
-	} else {
-		if (conf->ops->on_submit != NULL) {
-			status = task->early_status;
-			if (status == DOCA_SUCCESS && conf->ops->complete != NULL)
-				conf->ops->complete(task);
-		} else {
-			status = conf->ops->execute(task);
-		}
-		if (status != DOCA_SUCCESS && conf->ops->failure_is_fatal)
-			sd_ctx_enter_stopping(ctx); /* T6: before the error callback (D-8) */
-	}
 	task->status = status;
 	ctx->inflight--;
-	pe->inflight--;
 	task->own = SD_TASK_APP;
 	if (task->graph_node != NULL) {
 		/* D-24: a graph's task reports to its graph, not to callbacks. */
@@ -123,8 +113,43 @@ static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
 	}
 	cb = status == DOCA_SUCCESS ? conf->success_cb : conf->error_cb;
 	/* Neither task nor ctx may be touched once the callback returns. */
-	conf->ops->invoke(cb, task, task->user_data, ctx->user_data);
+	conf->ops->invoke(task, task->user_data, ctx->user_data, cb);
 	pe->dispatching = false;
+}
+
+/* T6: a failure of a task type that stops its context, before the error callback (D-8). */
+static inline void sd_pe_stop_on_failure(struct doca_task *task, doca_error_t status)
+{
+	if (status != DOCA_SUCCESS && task->conf->ops->failure_is_fatal)
+		sd_ctx_enter_stopping(task->ctx);
+}
+
+/* Run a task of the default engine now, inside this call. */
+static inline doca_error_t sd_pe_execute(struct doca_task *task)
+{
+	doca_error_t status = task->conf->ops->execute(task);
+
+	sd_pe_stop_on_failure(task, status);
+	return status;
+}
+
+static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
+{
+	const struct sd_task_ops *ops = task->conf->ops;
+	doca_error_t status = DOCA_ERROR_SHUTDOWN; /* flushed: no byte is touched (D-1) */
+
+	pe->dispatching = true;
+	if (task->ctx->state == DOCA_CTX_STATE_RUNNING) {
+		if (ops->on_submit == NULL) {
+			status = sd_pe_execute(task);
+		} else {
+			status = task->early_status;
+			if (status == DOCA_SUCCESS && ops->complete != NULL)
+				ops->complete(task);
+			sd_pe_stop_on_failure(task, status);
+		}
+	}
+	sd_pe_deliver(pe, task, status);
 }
 
 /* An asynchronously starting context is ready to report RUNNING (T3). */
@@ -212,6 +237,43 @@ bool sd_pe_has_work(struct doca_pe *pe)
 	return sd_pe_stop_pending(pe);
 }
 
+/* Steps 3-6 of a progress call when the FIFO head is not a default-engine task. */
+static __attribute__((noinline)) uint8_t sd_pe_progress_steps(struct doca_pe *pe)
+{
+	struct doca_task *task = sd_pe_take_ready(pe);
+
+	if (task != NULL) {
+		sd_pe_report_task(pe, task);
+		return 1;
+	}
+	if (pe->event_ctxs != 0 && sd_pe_dispatch_event(pe))
+		return 1;
+	if (sd_pe_dispatch_graph(pe))
+		return 1;
+	if (pe->stopping != 0 && sd_pe_finish_one_stop(pe))
+		return 1;
+	return 0;
+}
+
+/*
+ * The default engine's case of step 3, kept apart so that it needs few
+ * registers: the FIFO head's type has no early engine, so it is ready; it
+ * runs now (or is flushed) and is reported.
+ */
+static __attribute__((noinline)) uint8_t sd_pe_run_head(struct doca_pe *pe, struct doca_task *task)
+{
+	doca_error_t status = DOCA_ERROR_SHUTDOWN; /* flushed: no byte is touched (D-1) */
+
+	pe->fifo_head = task->next;
+	if (pe->fifo_head == NULL)
+		pe->fifo_tail = NULL;
+	pe->dispatching = true;
+	if (task->ctx->state == DOCA_CTX_STATE_RUNNING)
+		status = sd_pe_execute(task);
+	sd_pe_deliver(pe, task, status);
+	return 1;
+}
+
 uint8_t doca_pe_progress(struct doca_pe *pe)
 {
 	struct doca_task *task;
@@ -224,19 +286,10 @@ uint8_t doca_pe_progress(struct doca_pe *pe)
 	}
 	if (pe->dispatching)
 		return 0; /* called from one of this PE's callbacks: harmless no-op */
-
-	task = sd_pe_take_ready(pe);
-	if (task != NULL) {
-		sd_pe_report_task(pe, task);
-		return 1;
-	}
-	if (pe->event_ctxs != 0 && sd_pe_dispatch_event(pe))
-		return 1;
-	if (sd_pe_dispatch_graph(pe))
-		return 1;
-	if (pe->stopping != 0 && sd_pe_finish_one_stop(pe))
-		return 1;
-	return 0;
+	task = pe->fifo_head;
+	if (task != NULL && !task->early)
+		return sd_pe_run_head(pe, task);
+	return sd_pe_progress_steps(pe);
 }
 
 /* ---- notification ---- */
@@ -389,6 +442,20 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 	return DOCA_SUCCESS;
 }
 
+/*
+ * Tasks in flight on the PE: the sum over its connected contexts, since
+ * every queued task belongs to one of them (graph tasks included, D-24).
+ * Summed here, on request, so that the per-task path keeps one counter.
+ */
+static uint64_t sd_pe_inflight(const struct doca_pe *pe)
+{
+	uint64_t n = 0;
+
+	for (const struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next)
+		n += ctx->inflight;
+	return n;
+}
+
 doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *num_inflight_tasks)
 {
 	if (!sd_pe_valid(pe))
@@ -396,7 +463,7 @@ doca_error_t doca_pe_get_num_inflight_tasks(const struct doca_pe *pe, size_t *nu
 				 (const void *)pe);
 	if (num_inflight_tasks == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "num_inflight_tasks is NULL (pe %p)", (const void *)pe);
-	*num_inflight_tasks = (size_t)pe->inflight;
+	*num_inflight_tasks = (size_t)sd_pe_inflight(pe);
 	return DOCA_SUCCESS;
 }
 

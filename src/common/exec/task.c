@@ -45,6 +45,7 @@ static doca_error_t sd_pool_create(struct doca_ctx *ctx, struct sd_task_conf *co
 		task->ctx = ctx;
 		task->conf = conf;
 		task->own = SD_TASK_FREE;
+		task->early = conf->ops->on_submit != NULL;
 		pool->free_stack[pool->capacity - 1 - i] = task;
 	}
 	pool->nfree = pool->capacity;
@@ -121,14 +122,12 @@ static doca_error_t sd_task_submit_rule(const struct doca_task *task)
 	return DOCA_SUCCESS;
 }
 
-/* The same checks for a public submit call: the refusal is logged once. */
-static doca_error_t sd_task_submit_check(struct doca_task *task, const char *func)
+/* Log the refusal `err` of a public submit call once (kept out of the submit path). */
+static __attribute__((noinline, cold)) doca_error_t sd_task_submit_refuse(struct doca_task *task, doca_error_t err,
+									  const char *func)
 {
-	doca_error_t err = sd_task_submit_rule(task);
 	struct doca_ctx *ctx;
 
-	if (err == DOCA_SUCCESS)
-		return DOCA_SUCCESS;
 	if (task == NULL) {
 		SD_LOG_ERR_AS(func, "task is NULL");
 		return err;
@@ -149,8 +148,32 @@ static doca_error_t sd_task_submit_check(struct doca_task *task, const char *fun
 	return err;
 }
 
-/* Queue an application-owned task of a RUNNING context (cannot fail). */
-static void sd_task_enqueue(struct doca_task *task)
+/* The same checks for a public submit call: the refusal is logged once. */
+static inline doca_error_t sd_task_submit_check(struct doca_task *task, const char *func)
+{
+	doca_error_t err = sd_task_submit_rule(task);
+
+	if (err == DOCA_SUCCESS)
+		return DOCA_SUCCESS;
+	return sd_task_submit_refuse(task, err, func);
+}
+
+/* The rest of queueing for an early engine or an armed PE: start the job, then notify. */
+static __attribute__((noinline)) void sd_task_enqueue_rest(struct doca_task *task, struct doca_pe *pe)
+{
+	if (task->conf->ops->on_submit != NULL) {
+		atomic_store_explicit(&task->ready, 0, memory_order_relaxed);
+		task->conf->ops->on_submit(task);
+	}
+	sd_pe_notify(pe);
+}
+
+/*
+ * Queue an application-owned task of a RUNNING context (cannot fail).
+ * Inlined into the submit calls; with the default engine and a PE that
+ * nobody armed it makes no call at all.
+ */
+static inline __attribute__((always_inline)) void sd_task_enqueue(struct doca_task *task)
 {
 	struct doca_ctx *ctx = task->ctx;
 	struct doca_pe *pe = ctx->pe;
@@ -164,12 +187,8 @@ static void sd_task_enqueue(struct doca_task *task)
 		pe->fifo_head = task;
 	pe->fifo_tail = task;
 	ctx->inflight++;
-	pe->inflight++;
-	if (task->conf->ops->on_submit != NULL) {
-		atomic_store_explicit(&task->ready, 0, memory_order_relaxed);
-		task->conf->ops->on_submit(task);
-	}
-	sd_pe_notify(pe);
+	if (task->early || atomic_load_explicit(&pe->armed, memory_order_relaxed))
+		sd_task_enqueue_rest(task, pe);
 }
 
 doca_error_t priv_doca_task_submit_internal(struct doca_task *task)

@@ -7,6 +7,7 @@
  * maps are frozen), then the lifecycle state, then argument values, then
  * resources.  Export and import live in mmap_export.c.
  */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -174,9 +175,13 @@ doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 			mmap->free_cb(mmap->addr, mmap->len, mmap->free_cookie);
 	}
 	mmap->magic = 0;
+	mmap->start_seq = 0;
 	free(mmap);
 	return DOCA_SUCCESS;
 }
+
+/* Start periods so far, over all local mmaps (the source of start_seq). */
+static atomic_uint_fast64_t sd_mmap_starts;
 
 DOCA_STABLE
 doca_error_t doca_mmap_start(struct doca_mmap *mmap)
@@ -195,6 +200,7 @@ doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 	if (err != DOCA_SUCCESS)
 		return err;
 	mmap->state = SD_MMAP_STARTED;
+	mmap->start_seq = atomic_fetch_add_explicit(&sd_mmap_starts, 1, memory_order_relaxed) + 1;
 	return DOCA_SUCCESS;
 }
 
@@ -219,6 +225,7 @@ doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 	sd_mmap_exports_revoke(mmap);
 	sd_mmap_engine_detach(mmap);
 	mmap->state = SD_MMAP_STOPPED;
+	mmap->start_seq = 0;
 	return DOCA_SUCCESS;
 }
 

@@ -238,6 +238,77 @@ static void stopped_mmap_is_not_permitted(void)
 	fx_teardown(&f);
 }
 
+/* Submit a fresh task for (s, d) and return the status its callback saw. */
+static doca_error_t run_once(const struct doca_buf *s, struct doca_buf *d, uint64_t ud)
+{
+	struct doca_task *t = fx_task(&f, s, d, ud);
+	doca_error_t seen = DOCA_ERROR_UNEXPECTED;
+	int before = fx_nevents;
+
+	if (t == NULL || doca_task_submit(t) != DOCA_SUCCESS)
+		return DOCA_ERROR_UNEXPECTED;
+	fx_drain(&f);
+	for (int i = before; i < fx_nevents; i++)
+		if (fx_events[i].kind != FX_EV_STATE)
+			seen = (doca_error_t)fx_events[i].b;
+	return seen;
+}
+
+/*
+ * Execution remembers which started maps passed V6..V9 (dma_memcpy.c); a
+ * map that stops, or restarts with other rights, must be judged again.
+ */
+static void verdict_does_not_outlive_the_start_period(void)
+{
+	struct doca_mmap *ms = NULL, *md;
+	struct doca_buf *s, *d;
+
+	REQUIRE(env_setup());
+	md = fx_mmap(f.dev, dst_mem, sizeof(dst_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	REQUIRE(md != NULL);
+	REQUIRE(doca_mmap_create(&ms) == DOCA_SUCCESS);
+	CHECK_OK(doca_mmap_set_memrange(ms, src_mem, sizeof(src_mem)));
+	CHECK_OK(doca_mmap_add_dev(ms, f.dev));
+	CHECK_OK(doca_mmap_enable_thread_safety(ms));
+	CHECK_OK(doca_mmap_start(ms));
+	s = fx_buf(&f, ms, src_mem, 64, src_mem, 64);
+	d = fx_buf(&f, md, dst_mem, 64, dst_mem, 0);
+	REQUIRE(s != NULL && d != NULL);
+	CHECK_OK(run_once(s, d, 1)); /* learnt: both maps pass */
+	CHECK_ERR(run_once(s, d, 2), DOCA_ERROR_INVALID_VALUE); /* known maps, full destination: V5 */
+	REQUIRE(fx_start(&f));
+
+	/* the source map stops under live buffers: V6 */
+	CHECK_OK(doca_buf_reset_data_len(d));
+	memset(dst_mem, SENTINEL, sizeof(dst_mem));
+	CHECK_OK(doca_mmap_stop(ms));
+	CHECK_ERR(run_once(s, d, 3), DOCA_ERROR_NOT_PERMITTED);
+	CHECK(dst_untouched());
+	CHECK_EQ_U64(fx_data_len(d), 0);
+	REQUIRE(fx_start(&f));
+	CHECK_OK(doca_mmap_start(ms));
+	CHECK_OK(run_once(s, d, 4));
+	CHECK(memcmp(dst_mem, src_mem, 64) == 0);
+
+	/* the destination map restarts read-only: V9 */
+	fx_put(d);
+	memset(dst_mem, SENTINEL, sizeof(dst_mem));
+	CHECK_OK(doca_mmap_stop(md));
+	CHECK_OK(doca_mmap_set_permissions(md, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY));
+	CHECK_OK(doca_mmap_start(md));
+	d = fx_buf(&f, md, dst_mem, 64, dst_mem, 0);
+	REQUIRE(d != NULL);
+	CHECK_ERR(run_once(s, d, 5), DOCA_ERROR_NOT_PERMITTED);
+	CHECK(dst_untouched());
+	CHECK_EQ_U64(fx_data_len(d), 0);
+
+	fx_put(s);
+	fx_put(d);
+	CHECK_OK(doca_mmap_destroy(ms));
+	CHECK_OK(doca_mmap_destroy(md));
+	fx_teardown(&f);
+}
+
 int main(void)
 {
 	fx_log_capture();
@@ -252,5 +323,6 @@ int main(void)
 	SD_RUN(another_handle_of_the_same_device_counts);
 	SD_RUN(removed_device_no_longer_counts);
 	SD_RUN(stopped_mmap_is_not_permitted);
+	SD_RUN(verdict_does_not_outlive_the_start_period);
 	return sd_test_done();
 }
