@@ -18,6 +18,7 @@
 #include <doca_pe.h>
 
 #include "gpu_util.h"
+#include "log_capture.h"
 
 #define NUM_TASKS 64
 
@@ -661,6 +662,38 @@ static void copies_run_while_the_program_goes_on(void)
 	rig_close();
 }
 
+/* FAKECUDA_REFUSE_PINNING: the mmap starts unpinned, says so once, and copies still arrive. */
+static void refused_pinning_leaves_memory_pageable_with_a_warning(void)
+{
+	struct capture *log = capture_new(true);
+	struct region s, d;
+	uint8_t want[4096], got[4096];
+	struct doca_buf *sb, *db;
+
+	REQUIRE(log != NULL);
+	CHECK_OK(doca_log_backend_set_sdk_level(log->backend, DOCA_LOG_LEVEL_WARNING));
+	REQUIRE(rig_open());
+	REQUIRE(region_new(&s, HOST, sizeof(want)));
+	CHECK(capture_has(log, "cannot pin the 4096 host bytes"));
+	CHECK(driver_memory_type(s.addr) == 0); /* left pageable */
+	REQUIRE(region_new(&d, GPU, sizeof(want)));
+	pattern(want, sizeof(want), 11);
+	memcpy(s.addr, want, sizeof(want));
+	sb = buf_data(&s, 0, sizeof(want));
+	db = buf_empty(&d, 0, sizeof(want));
+	REQUIRE(sb && db);
+	CHECK_OK(submit_copy(sb, db));
+	CHECK(rig_wait_reports(1));
+	CHECK_EQ_U64(rig.ok, 1);
+	REQUIRE(region_read(&d, 0, got, sizeof(got)));
+	CHECK(memcmp(want, got, sizeof(got)) == 0);
+	doca_buf_dec_refcount(sb, NULL);
+	doca_buf_dec_refcount(db, NULL);
+	region_free(&s);
+	region_free(&d);
+	rig_close();
+}
+
 struct named_case {
 	const char *name;
 	void (*fn)(void);
@@ -683,6 +716,7 @@ static const struct named_case cases[] = {
 static const struct named_case solo_cases[] = {
 	CASE(driver_refusal_fails_the_task),
 	CASE(copies_run_while_the_program_goes_on),
+	CASE(refused_pinning_leaves_memory_pageable_with_a_warning),
 };
 
 static void run_case(const struct named_case *c)

@@ -141,7 +141,7 @@ static bool env_number(const char *name, unsigned long long dflt, unsigned long 
 
 static bool fc_read_config(struct fc_config *cfg)
 {
-	unsigned long long devices, copy_us, strict, fail_copy, fail_async;
+	unsigned long long devices, copy_us, strict, fail_copy, fail_async, refuse_pin;
 	bool ok = true;
 
 	ok &= env_number("FAKECUDA_DEVICES", 1, FC_MAX_DEVICES, &devices);
@@ -149,11 +149,13 @@ static bool fc_read_config(struct fc_config *cfg)
 	ok &= env_number("FAKECUDA_STRICT_PINNED", 1, 1, &strict);
 	ok &= env_number("FAKECUDA_FAIL_COPY_AT", 0, ~0ULL, &fail_copy);
 	ok &= env_number("FAKECUDA_FAIL_ASYNC_AT", 0, ~0ULL, &fail_async);
+	ok &= env_number("FAKECUDA_REFUSE_PINNING", 0, 1, &refuse_pin);
 	cfg->devices = (unsigned long)devices;
 	cfg->copy_us = (unsigned long)copy_us;
 	cfg->strict_pinned = strict != 0;
 	cfg->fail_copy_at = fail_copy;
 	cfg->fail_async_at = fail_async;
+	cfg->refuse_pinning = refuse_pin != 0;
 	return ok;
 }
 
@@ -398,6 +400,7 @@ static const struct fc_error_text fc_error_texts[] = {
 	{700, "CUDA_ERROR_ILLEGAL_ADDRESS: a copy touched an address it may not"},
 	{712, "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED: the range overlaps a registered one"},
 	{713, "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED: no registration starts at that address"},
+	{801, "CUDA_ERROR_NOT_SUPPORTED: this system does not allow the operation"},
 };
 
 /* No cuInit needed, as with the driver; unknown codes leave *text NULL. */

@@ -22,6 +22,9 @@
  *   FAKECUDA_FAIL_ASYNC_AT=N  the N-th queued copy fails when its stream
  *                             runs it; the stream's error is then sticky
  *                             (default 0: never)
+ *   FAKECUDA_REFUSE_PINNING=1 cuMemHostRegister fails with
+ *                             CUDA_ERROR_NOT_SUPPORTED, as in sandboxes
+ *                             that forbid pinning (default 0)
  * A value that is not a plain decimal number in range makes cuInit fail
  * with CUDA_ERROR_INVALID_VALUE and a line on stderr.
  */

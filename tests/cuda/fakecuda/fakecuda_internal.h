@@ -48,6 +48,7 @@ struct fc_config {
 	bool strict_pinned;
 	unsigned long long fail_copy_at;  /* 0: never */
 	unsigned long long fail_async_at; /* 0: never */
+	bool refuse_pinning;              /* cuMemHostRegister says NOT_SUPPORTED */
 };
 
 struct fc_state {

@@ -194,6 +194,8 @@ sd_cu_result cuMemHostRegister_v2(void *p, size_t len, unsigned int flags)
 	if (rc == SD_CU_SUCCESS &&
 	    (p == NULL || len == 0 || len > UINTPTR_MAX - base || (flags & ~FC_REGISTER_FLAGS) != 0))
 		rc = SD_CU_ERROR_INVALID_VALUE;
+	if (rc == SD_CU_SUCCESS && fc.cfg.refuse_pinning)
+		rc = SD_CU_ERROR_NOT_SUPPORTED; /* as in sandboxes that forbid pinning */
 	if (rc == SD_CU_SUCCESS)
 		rc = fc_register_check(base, len);
 	if (rc == SD_CU_SUCCESS && fc_range_add(base, len, false, ctx) == NULL)

@@ -7,7 +7,8 @@
  *  - host memory the driver already knows (cudaMallocHost, or pinned by the
  *    program or by another mmap): used as it is, and left alone at stop;
  *  - ordinary pageable host memory: pinned here (cuMemHostRegister) so the
- *    copy engines can reach it asynchronously, and unpinned at stop.
+ *    copy engines can reach it asynchronously, and unpinned at stop; where
+ *    the driver refuses to pin, left pageable with a WARNING.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 
 #include "cuda_priv.h"
 #include "sd_dev.h"
+#include "sd_log.h"
 
 /* What mmap stop has to undo: a range this file pinned. */
 struct sd_cuda_pin {
@@ -33,23 +35,29 @@ static unsigned sd_cuda_memory_type(const struct sd_cuda_api *api, const void *a
 	return type;
 }
 
-/* Pin pageable host memory; *pin stays NULL when someone else already did. */
+/*
+ * Pin pageable host memory; *pin stays NULL when someone else already did.
+ * When the driver refuses to pin (sandboxes, a pinned-memory limit), the
+ * mmap still starts: the driver stages pageable memory itself, correct but
+ * slower, and one WARNING says so.
+ */
 static doca_error_t sd_cuda_pin(const struct sd_cuda_api *api, sd_cu_device dev, void *addr, size_t len,
-				struct sd_cuda_pin **pin, char *why, size_t why_len)
+				struct sd_cuda_pin **pin)
 {
 	sd_cu_result res = api->host_register(addr, len, SD_CU_MEMHOSTREGISTER_PORTABLE);
 
 	if (res == SD_CU_ERROR_HOST_MEMORY_ALREADY_REGISTERED)
 		return DOCA_SUCCESS;
 	if (res != SD_CU_SUCCESS) {
-		snprintf(why, why_len, "GPU %d cannot pin the %zu host bytes at %p: %s", dev, len, addr,
-			 sd_cuda_error_text(res));
-		return res == SD_CU_ERROR_OUT_OF_MEMORY ? DOCA_ERROR_NO_MEMORY : DOCA_ERROR_DRIVER;
+		priv_doca_sdk_log_at(DOCA_LOG_LEVEL_WARNING, __FILE__, __LINE__, "doca_mmap_start",
+				     "GPU %d cannot pin the %zu host bytes at %p (%s); its copies of this memory "
+				     "go through the driver's staging buffers, which is slower",
+				     dev, len, addr, sd_cuda_error_text(res));
+		return DOCA_SUCCESS;
 	}
 	*pin = malloc(sizeof(**pin));
 	if (*pin == NULL) {
 		(void)api->host_unregister(addr);
-		snprintf(why, why_len, "out of memory");
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	(*pin)->addr = addr;
@@ -80,7 +88,9 @@ doca_error_t sd_cuda_mem_attach(const struct sd_device *node, void *addr, size_t
 		}
 		*kind = SD_MEM_GPU;
 	} else if (first == 0 || last == 0) {
-		err = sd_cuda_pin(api, node->engine_unit, addr, len, &pin, why, why_len);
+		err = sd_cuda_pin(api, node->engine_unit, addr, len, &pin);
+		if (err != DOCA_SUCCESS)
+			snprintf(why, why_len, "out of memory");
 	}
 	sd_cuda_leave();
 	*reg = pin;
