@@ -16,7 +16,9 @@
 #   fuzz      the export-descriptor import fuzzer (libFuzzer) for 30 s, in
 #             the clang build of the asan step (fuzz/run_fuzz.sh)
 #   samples   the official DOCA samples, built unmodified and run through
-#             tools/run-samples.sh (with valgrind), when a samples tree is
+#             tools/run-samples.sh (with valgrind; dma_local_copy also on
+#             the GPU device through the stand-in CUDA driver of the gcc
+#             build, when that build exists), when a samples tree is
 #             found: $DOCA_SAMPLES_ROOT, else /opt/mellanox/doca; skipped
 #             (never passed) when there is none
 #
@@ -304,8 +306,11 @@ step_samples() {
 		echo "SKIP samples: no DOCA samples tree (set DOCA_SAMPLES_ROOT)"
 		return
 	fi
-	local out="${TMPDIR:-/tmp}/softdoca-samples.$$.log" rc=0
-	"$root/tools/run-samples.sh" --lines --valgrind "$tree" >"$out" 2>&1 || rc=$?
+	local out="${TMPDIR:-/tmp}/softdoca-samples.$$.log" rc=0 gpu=()
+	# dma_local_copy also runs on gpu0, through the stand-in CUDA driver of the gcc build.
+	local fake="$root/build/tests/cuda/fakecuda/libsoftdoca-fakecuda.so"
+	[ -f "$fake" ] && gpu=(--cuda-lib "$fake")
+	"$root/tools/run-samples.sh" --lines --valgrind "${gpu[@]}" "$tree" >"$out" 2>&1 || rc=$?
 	grep -v '^\(PASS\|FAIL\|SKIP\) ' "$out"
 	record_lines "" < <(grep '^\(PASS\|FAIL\|SKIP\) ' "$out")
 	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then

@@ -23,6 +23,10 @@
 #   --work DIR     scratch folder (default: a fresh mktemp folder)
 #   --lines        also print one "PASS name" / "FAIL name" line per check
 #                  (what tests/run.sh counts)
+#   --cuda-lib L   also run dma_local_copy on the GPU device gpu0 (the
+#                  cuda engine), with SOFTDOCA_CUDA_LIB=L: a real driver
+#                  (libcuda.so.1) or the test suite's stand-in driver
+#                  (build/tests/cuda/fakecuda/libsoftdoca-fakecuda.so)
 #   --list         print the acceptance set and exit
 #   -h, --help     this text
 #
@@ -42,6 +46,9 @@ timeout_s=30
 use_valgrind=0
 lines=0
 work=""
+cuda_lib=""
+judge_env=()  # extra NAME=VALUE for the next judge run
+judge_args=() # extra arguments for the next judge run
 
 # name:flavour:folder.  Flavour decides which pkg-config folder the build
 # sees (dma_local_copy refuses to run unless built for the DPU).  "pair"
@@ -79,6 +86,7 @@ while [ $# -gt 0 ]; do
 	--valgrind) use_valgrind=1; shift ;;
 	--lines) lines=1; shift ;;
 	--work) work=$(realpath -m "$2"); shift 2 ;;
+	--cuda-lib) cuda_lib=$2; shift 2 ;;
 	--list) printf '%s\n' "${acceptance[@]}" | cut -d: -f1; exit 0 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -176,7 +184,8 @@ softdoca_leaks() {
 
 judge() { # name exe flavour -> sets verdict, detail
 	local name=$1 exe=$2 out="$work/$1.stdout" err="$work/$1.stderr" rc=0
-	( cd "$(dirname "$exe")" && LD_LIBRARY_PATH="$libdir" timeout "$timeout_s" "$exe" >"$out" 2>"$err" ) || rc=$?
+	( cd "$(dirname "$exe")" && env LD_LIBRARY_PATH="$libdir" "${judge_env[@]}" timeout "$timeout_s" \
+		"$exe" "${judge_args[@]}" >"$out" 2>"$err" ) || rc=$?
 	if [ $rc = 124 ]; then verdict=FAIL; detail="timed out after ${timeout_s}s"; return; fi
 	if [ $rc != 0 ]; then verdict=FAIL; detail="exit status $rc"; return; fi
 	if grep -q "Memcpy failed" "$out" "$err"; then verdict=FAIL; detail="'Memcpy failed' logged"; return; fi
@@ -205,9 +214,9 @@ judge() { # name exe flavour -> sets verdict, detail
 	verdict=PASS; detail="ok"
 	if [ $use_valgrind = 1 ]; then
 		local vlog="$work/$name.valgrind" leaks
-		( cd "$(dirname "$exe")" && LD_LIBRARY_PATH="$libdir" timeout $((timeout_s * 10)) \
+		( cd "$(dirname "$exe")" && env LD_LIBRARY_PATH="$libdir" "${judge_env[@]}" timeout $((timeout_s * 10)) \
 			valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible \
-			--log-file="$vlog" "$exe" >/dev/null 2>&1 ) || true
+			--log-file="$vlog" "$exe" "${judge_args[@]}" >/dev/null 2>&1 ) || true
 		leaks=$(softdoca_leaks "$vlog")
 		if [ "$leaks" != 0 ]; then verdict=FAIL; detail="valgrind: $leaks leak record(s) inside softdoca ($vlog)"; return; fi
 		detail="ok, valgrind clean"
@@ -676,6 +685,23 @@ run_applications() {
 	row_kind=samples
 }
 
+# dma_local_copy again, its DMA on gpu0's copy engines (--cuda-lib): the
+# GPU's address comes from softdoca-caps, as a user would look it up.
+run_on_gpu() { # exe flavour
+	local exe=$1 flavour=$2 addr
+	addr=$(SOFTDOCA_CUDA_LIB="$cuda_lib" LD_LIBRARY_PATH="$libdir" "$prefix/bin/softdoca-caps" --list-devs 2>/dev/null |
+		awk '/^PCI:/ {a = $2} $1 == "ibdev_name" && $2 == "gpu0" {print a}')
+	if [ -z "$addr" ]; then
+		verdict=FAIL; detail="softdoca-caps lists no gpu0 with SOFTDOCA_CUDA_LIB=$cuda_lib"
+	else
+		judge_env=(SOFTDOCA_CUDA_LIB="$cuda_lib") judge_args=(-p "$addr" -t "copied by gpu0's copy engines" -ns 3 -nd 2)
+		judge dma_local_copy_gpu "$exe" "$flavour"
+		judge_env=() judge_args=()
+		[ "$verdict" = PASS ] && detail="$detail (gpu0 at $addr, 3 source and 2 destination buffers)"
+	fi
+	record_row "dma_local_copy on gpu0" "$flavour"
+}
+
 for entry in "${selected[@]}"; do
 	IFS=: read -r name flavour folder <<<"$entry"
 	if [ "$flavour" = pair ]; then
@@ -696,6 +722,9 @@ for entry in "${selected[@]}"; do
 	# Samples that parse their command line: the built-in flags (01 §9.5, §9.7).
 	if [ "$verdict" = PASS ] && grep -q doca_argp_start "$tree/samples/$folder/$name"/*_main.c 2>/dev/null; then
 		check_flags "$name" "$exe" "$flavour"
+	fi
+	if [ "$name" = dma_local_copy ] && [ -n "$cuda_lib" ]; then
+		run_on_gpu "$exe" "$flavour"
 	fi
 done
 
