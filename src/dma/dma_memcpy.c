@@ -195,16 +195,25 @@ static inline bool sd_dma_single(const struct doca_buf *src, const struct doca_b
 	return src->next == NULL && dst->next == NULL;
 }
 
+/* V1, first half: both buffers are set (the list walk checks released slots). */
+static inline doca_error_t sd_dma_check_present(const struct doca_dma_task_memcpy *t)
+{
+	if (t->src != NULL && t->dst != NULL)
+		return DOCA_SUCCESS;
+	return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: %s buffer is NULL",
+			   t->src == NULL ? "source" : "destination");
+}
+
 /* Task-type hook: rules V1..V9 in order (try_submit and execution). */
 doca_error_t sd_dma_memcpy_validate(struct doca_task *task)
 {
 	const struct doca_dma_task_memcpy *t = (const struct doca_dma_task_memcpy *)task;
 	const struct doca_dma *dma = sd_dma_of_task(task);
 	struct sd_dma_lists lists;
+	doca_error_t err = sd_dma_check_present(t);
 
-	if (t->src == NULL || t->dst == NULL)
-		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: %s buffer is NULL",
-				   t->src == NULL ? "source" : "destination");
+	if (err != DOCA_SUCCESS)
+		return err;
 	if (sd_dma_single(t->src, t->dst))
 		return sd_dma_check_one(dma, t->src, t->dst);
 	return sd_dma_check_lists(dma, t->src, t->dst, &lists);
@@ -301,9 +310,9 @@ doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *
 	struct sd_dma_lists lists;
 	doca_error_t err;
 
-	if (t->src == NULL || t->dst == NULL)
-		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: %s buffer is NULL",
-				   t->src == NULL ? "source" : "destination");
+	err = sd_dma_check_present(t);
+	if (err != DOCA_SUCCESS)
+		return err;
 	if (sd_dma_single(t->src, t->dst)) {
 		err = sd_dma_check_one(dma, t->src, t->dst);
 		if (err != DOCA_SUCCESS)
@@ -328,9 +337,9 @@ static __attribute__((noinline)) doca_error_t sd_dma_memcpy_run(struct doca_task
 	struct sd_dma_lists lists;
 	doca_error_t err;
 
-	if (t->src == NULL || t->dst == NULL)
-		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: %s buffer is NULL",
-				   t->src == NULL ? "source" : "destination");
+	err = sd_dma_check_present(t);
+	if (err != DOCA_SUCCESS)
+		return err;
 	if (sd_dma_single(t->src, t->dst))
 		return sd_dma_execute_one(dma, t->src, t->dst, apply);
 	err = sd_dma_check_lists(dma, t->src, t->dst, &lists);
