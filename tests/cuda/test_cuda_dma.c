@@ -641,12 +641,21 @@ static void copies_run_while_the_program_goes_on(void)
 	CHECK(doca_pe_progress(rig.pe) == 1);
 	CHECK_EQ_U64(rig.ok, 1);
 
+	/* Armed first, submitted after: the copy's end still wakes the handle. */
+	CHECK_OK(doca_pe_request_notification(rig.pe));
+	CHECK_OK(submit_copy(sb[1], db[1]));
+	CHECK(poll(&p, 1, 0) == 0);
+	CHECK(poll(&p, 1, 10000) == 1);
+	CHECK_OK(doca_pe_clear_notification(rig.pe, fd));
+	CHECK(doca_pe_progress(rig.pe) == 1);
+	CHECK_EQ_U64(rig.ok, 2);
+
 	/* Stop with copies in flight: all are flushed, none writes after IDLE. */
-	for (int i = 1; i < N; i++)
+	for (int i = 2; i < N; i++)
 		CHECK_OK(submit_copy(sb[i], db[i]));
 	CHECK_ERR(doca_ctx_stop(rig.ctx), DOCA_ERROR_IN_PROGRESS);
 	CHECK(rig_wait_reports(N));
-	CHECK_EQ_U64(rig.failed, N - 1);
+	CHECK_EQ_U64(rig.failed, N - 2);
 	CHECK_ERR(rig.last_status, DOCA_ERROR_SHUTDOWN);
 	if (gpu.fake) {
 		struct fakecuda_stats st = gpu_stats();

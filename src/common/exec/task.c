@@ -158,14 +158,23 @@ static inline doca_error_t sd_task_submit_check(struct doca_task *task, const ch
 	return sd_task_submit_refuse(task, err, func);
 }
 
-/* The rest of queueing for an early engine or an armed PE: start the job, then notify. */
+/*
+ * The rest of queueing for an early engine or an armed PE: start the job,
+ * then notify.  A PE armed before this submit must also hear about this
+ * task's end when its engine has no thread of its own to say so (arm hook).
+ */
 static __attribute__((noinline)) void sd_task_enqueue_rest(struct doca_task *task, struct doca_pe *pe)
 {
-	if (task->conf->ops->on_submit != NULL) {
+	const struct sd_task_ops *ops = task->conf->ops;
+
+	if (ops->on_submit != NULL) {
 		atomic_store_explicit(&task->ready, 0, memory_order_relaxed);
-		task->conf->ops->on_submit(task);
+		ops->on_submit(task);
 	}
 	sd_pe_notify(pe);
+	if (ops->arm != NULL && atomic_load_explicit(&pe->armed, memory_order_relaxed) &&
+	    atomic_load_explicit(&task->ready, memory_order_acquire) == 0)
+		ops->arm(task);
 }
 
 /*
