@@ -171,24 +171,33 @@ static sd_cu_ctx sd_cuda_primary(sd_cu_device dev, char *why, size_t why_len)
 	return ctx;
 }
 
-bool sd_cuda_enter(sd_cu_device dev, char *why, size_t why_len)
+sd_cu_ctx sd_cuda_context(sd_cu_device dev, char *why, size_t why_len)
 {
 	char scratch[160];
-	sd_cu_ctx ctx;
-	sd_cu_result res;
 
 	if (why == NULL) {
 		why = scratch;
 		why_len = sizeof(scratch);
 	}
 	if (sd_cuda_load(why, why_len) == NULL)
-		return false;
-	ctx = sd_cuda_primary(dev, why, why_len);
+		return NULL;
+	return sd_cuda_primary(dev, why, why_len);
+}
+
+bool sd_cuda_push(sd_cu_ctx ctx)
+{
+	return sd_cuda_fns.ctx_push(ctx) == SD_CU_SUCCESS;
+}
+
+bool sd_cuda_enter(sd_cu_device dev, char *why, size_t why_len)
+{
+	sd_cu_ctx ctx = sd_cuda_context(dev, why, why_len);
+
 	if (ctx == NULL)
 		return false;
-	res = sd_cuda_fns.ctx_push(ctx);
-	if (res != SD_CU_SUCCESS) {
-		snprintf(why, why_len, "cannot make GPU %d's context current: %s", dev, sd_cuda_error_text(res));
+	if (!sd_cuda_push(ctx)) {
+		if (why != NULL)
+			snprintf(why, why_len, "cannot make GPU %d's context current", dev);
 		return false;
 	}
 	return true;

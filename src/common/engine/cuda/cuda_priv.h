@@ -31,10 +31,16 @@ bool sd_cuda_pci_addr(sd_cu_device dev, char out[16]);
 int sd_cuda_find_device(const char *pci_addr);
 
 /*
- * Make the GPU's primary context current on this thread (push) and undo
- * it (pop).  The primary context is the one the CUDA runtime uses, so
- * device pointers from cudaMalloc are valid in it.
+ * The GPU's primary context, retained on first use (takes a lock: call it
+ * when a queue opens, not per task).  The primary context is the one the
+ * CUDA runtime uses, so device pointers from cudaMalloc are valid in it.
  */
+sd_cu_ctx sd_cuda_context(sd_cu_device dev, char *why, size_t why_len);
+
+/* Make `ctx` current on this thread (no lock); sd_cuda_leave undoes it. */
+bool sd_cuda_push(sd_cu_ctx ctx);
+
+/* sd_cuda_context + sd_cuda_push, for the calls that are not per task. */
 bool sd_cuda_enter(sd_cu_device dev, char *why, size_t why_len);
 void sd_cuda_leave(void);
 

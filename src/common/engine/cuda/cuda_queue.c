@@ -23,6 +23,7 @@
 struct sd_engine_queue {
 	const struct sd_cuda_api *api;
 	sd_cu_device dev;
+	sd_cu_ctx ctx; /* the GPU's primary context, pushed around every call */
 	uint32_t depth;
 	sd_cu_stream streams[SD_CUDA_NUM_STREAMS];
 	sd_cu_stream notify; /* waits on a slot's event, then wakes a PE */
@@ -92,7 +93,10 @@ static doca_error_t sd_cuda_queue_open(const struct sd_device *node, uint32_t de
 	q->api = api;
 	q->dev = node->engine_unit;
 	q->depth = depth;
-	if (!sd_cuda_enter(q->dev, why, why_len)) {
+	q->ctx = sd_cuda_context(q->dev, why, why_len);
+	if (q->ctx == NULL || !sd_cuda_push(q->ctx)) {
+		if (q->ctx != NULL)
+			snprintf(why, why_len, "cannot make GPU %d's context current", q->dev);
 		sd_cuda_queue_free(q);
 		return DOCA_ERROR_DRIVER;
 	}
@@ -111,13 +115,18 @@ static doca_error_t sd_cuda_queue_open(const struct sd_device *node, uint32_t de
 
 static void sd_cuda_queue_close(struct sd_engine_queue *q)
 {
+	bool pushed;
+
 	if (q == NULL)
 		return;
+	pushed = sd_cuda_push(q->ctx);
 	/* Nothing may write into the program's memory after its context stopped. */
 	for (int i = 0; i < SD_CUDA_NUM_STREAMS; i++)
 		(void)q->api->stream_synchronize(q->streams[i]);
 	(void)q->api->stream_synchronize(q->notify);
 	sd_cuda_queue_free(q);
+	if (pushed)
+		sd_cuda_leave();
 }
 
 /*
@@ -203,7 +212,7 @@ static doca_error_t sd_cuda_start(struct sd_engine_queue *q, uint32_t slot, cons
 	sd_cu_stream stream = q->streams[dir];
 	sd_cu_result res;
 
-	if (!sd_cuda_enter(q->dev, NULL, 0))
+	if (!sd_cuda_push(q->ctx))
 		return DOCA_ERROR_IO_FAILED;
 	res = sd_cuda_queue_job(api, stream, job);
 	if (res == SD_CU_SUCCESS)
@@ -240,7 +249,7 @@ static bool sd_cuda_arm(struct sd_engine_queue *q, uint32_t slot, void (*wake)(v
 	const struct sd_cuda_api *api = q->api;
 	sd_cu_result res;
 
-	if (!sd_cuda_enter(q->dev, NULL, 0))
+	if (!sd_cuda_push(q->ctx))
 		return false;
 	res = api->stream_wait_event(q->notify, q->events[slot], 0);
 	if (res == SD_CU_SUCCESS)
