@@ -730,15 +730,7 @@ static const struct named_case solo_cases[] = {
 
 static void run_case(const struct named_case *c)
 {
-	sd_test_case_name = c->name;
-	sd_test_case_failed = 0;
-	c->fn();
-	if (sd_test_case_failed) {
-		sd_test_failed_cases++;
-		fprintf(stderr, "FAIL %s\n", c->name);
-	} else {
-		printf("ok   %s\n", c->name);
-	}
+	sd_test_run(c->name, c->fn);
 }
 
 static bool run_named(const char *name)

@@ -65,18 +65,21 @@ static const char *sd_test_case_name = "?";
 		}                                                                                  \
 	} while (0)
 
-#define SD_RUN(fn)                                                                                 \
-	do {                                                                                       \
-		sd_test_case_name = #fn;                                                           \
-		sd_test_case_failed = 0;                                                           \
-		fn();                                                                              \
-		if (sd_test_case_failed) {                                                         \
-			sd_test_failed_cases++;                                                    \
-			fprintf(stderr, "FAIL %s\n", #fn);                                         \
-		} else {                                                                           \
-			printf("ok   %s\n", #fn);                                                  \
-		}                                                                                  \
-	} while (0)
+/* Run one case under `name` and print its verdict (SD_RUN names it after the function). */
+static inline void sd_test_run(const char *name, void (*fn)(void))
+{
+	sd_test_case_name = name;
+	sd_test_case_failed = 0;
+	fn();
+	if (sd_test_case_failed) {
+		sd_test_failed_cases++;
+		fprintf(stderr, "FAIL %s\n", name);
+	} else {
+		printf("ok   %s\n", name);
+	}
+}
+
+#define SD_RUN(fn) sd_test_run(#fn, fn)
 
 static inline int sd_test_done(void)
 {
