@@ -219,6 +219,15 @@ doca_error_t sd_dma_memcpy_validate(struct doca_task *task)
 	return sd_dma_check_lists(dma, t->src, t->dst, &lists);
 }
 
+/* The copy of a validated one-element task: its source data after the destination's data. */
+static inline void sd_dma_one_job(const struct doca_buf *src, const struct doca_buf *dst, struct sd_seg *s,
+				  struct sd_seg *d, struct sd_copy_job *job)
+{
+	*s = sd_dma_seg(src, src->data, src->data_len);
+	*d = sd_dma_seg(dst, dst->data + dst->data_len, src->data_len);
+	*job = (struct sd_copy_job){ .src = s, .nsrc = 1, .dst = d, .ndst = 1, .total = src->data_len };
+}
+
 /*
  * `apply` false: copy only, leave data_len to sd_dma_memcpy_complete (a
  * worker thread runs the copy; the report applies the metadata).
@@ -239,9 +248,7 @@ static doca_error_t sd_dma_execute_one(const struct doca_dma *dma, const struct 
 			dst->data_len += src->data_len;
 		return DOCA_SUCCESS;
 	}
-	s = sd_dma_seg(src, src->data, src->data_len);
-	d = sd_dma_seg(dst, dst->data + dst->data_len, src->data_len);
-	job = (struct sd_copy_job){ .src = &s, .nsrc = 1, .dst = &d, .ndst = 1, .total = src->data_len };
+	sd_dma_one_job(src, dst, &s, &d, &job);
 	err = dma->engine->copy(&job);
 	if (err != DOCA_SUCCESS)
 		return SD_DMA_FAIL(err, "memory access failed while copying %zu bytes", s.len);
@@ -317,10 +324,7 @@ doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *
 		err = sd_dma_check_one(dma, t->src, t->dst);
 		if (err != DOCA_SUCCESS)
 			return err;
-		out->src[0] = sd_dma_seg(t->src, t->src->data, t->src->data_len);
-		out->dst[0] = sd_dma_seg(t->dst, t->dst->data + t->dst->data_len, t->src->data_len);
-		out->job = (struct sd_copy_job){ .src = out->src, .nsrc = 1, .dst = out->dst, .ndst = 1,
-						 .total = t->src->data_len };
+		sd_dma_one_job(t->src, t->dst, &out->src[0], &out->dst[0], &out->job);
 		return DOCA_SUCCESS;
 	}
 	err = sd_dma_check_lists(dma, t->src, t->dst, &lists);
