@@ -220,41 +220,13 @@ doca_error_t sd_dma_memcpy_validate(struct doca_task *task)
 }
 
 /* The copy of a validated one-element task: its source data after the destination's data. */
-static inline void sd_dma_one_job(const struct doca_buf *src, const struct doca_buf *dst, struct sd_seg *s,
-				  struct sd_seg *d, struct sd_copy_job *job)
+static inline void sd_dma_build_one_job(const struct doca_buf *src, struct doca_buf *dst, struct sd_dma_segs *out)
 {
-	*s = sd_dma_seg(src, src->data, src->data_len);
-	*d = sd_dma_seg(dst, dst->data + dst->data_len, src->data_len);
-	*job = (struct sd_copy_job){ .src = s, .nsrc = 1, .dst = d, .ndst = 1, .total = src->data_len };
-}
-
-/*
- * `apply` false: copy only, leave data_len to sd_dma_memcpy_complete (a
- * worker thread runs the copy; the report applies the metadata).
- */
-static doca_error_t sd_dma_execute_one(const struct doca_dma *dma, const struct doca_buf *src,
-				       struct doca_buf *dst, bool apply)
-{
-	doca_error_t err = sd_dma_check_one(dma, src, dst);
-	struct sd_seg s, d;
-	struct sd_copy_job job;
-
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (dma->engine->copy_local != NULL && !src->mmap->from_export && !dst->mmap->from_export) {
-		/* Both ends are this process's memory: no job to build. */
-		dma->engine->copy_local(dst->data + dst->data_len, src->data, src->data_len);
-		if (apply)
-			dst->data_len += src->data_len;
-		return DOCA_SUCCESS;
-	}
-	sd_dma_one_job(src, dst, &s, &d, &job);
-	err = dma->engine->copy(&job);
-	if (err != DOCA_SUCCESS)
-		return SD_DMA_FAIL(err, "memory access failed while copying %zu bytes", s.len);
-	if (apply)
-		dst->data_len += s.len;
-	return DOCA_SUCCESS;
+	out->src[0] = sd_dma_seg(src, src->data, src->data_len);
+	out->dst[0] = sd_dma_seg(dst, dst->data + dst->data_len, src->data_len);
+	out->dst_buf[0] = dst;
+	out->job = (struct sd_copy_job){ .src = out->src, .nsrc = 1, .dst = out->dst, .ndst = 1,
+					 .total = src->data_len };
 }
 
 /*
@@ -290,21 +262,6 @@ static void sd_dma_build_list_job(const struct sd_dma_lists *l, struct sd_dma_se
 					 .total = l->total };
 }
 
-static doca_error_t sd_dma_execute_lists(const struct doca_dma *dma, const struct sd_dma_lists *l, bool apply)
-{
-	struct sd_dma_segs segs;
-	doca_error_t err;
-
-	sd_dma_build_list_job(l, &segs);
-	err = dma->engine->copy(&segs.job);
-	if (err != DOCA_SUCCESS)
-		return SD_DMA_FAIL(err, "memory access failed while copying %llu bytes",
-				   (unsigned long long)l->total);
-	for (uint32_t i = 0; apply && i < segs.job.ndst; i++)
-		segs.dst_buf[i]->data_len += segs.dst[i].len;
-	return DOCA_SUCCESS;
-}
-
 /*
  * Asynchronous engines: check rules V1..V9 and describe the copy in `out`
  * without moving a byte; the engine runs it and sd_dma_memcpy_complete
@@ -312,7 +269,7 @@ static doca_error_t sd_dma_execute_lists(const struct doca_dma *dma, const struc
  */
 doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *out)
 {
-	const struct doca_dma_task_memcpy *t = (const struct doca_dma_task_memcpy *)task;
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
 	const struct doca_dma *dma = sd_dma_of_task(task);
 	struct sd_dma_lists lists;
 	doca_error_t err;
@@ -324,7 +281,7 @@ doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *
 		err = sd_dma_check_one(dma, t->src, t->dst);
 		if (err != DOCA_SUCCESS)
 			return err;
-		sd_dma_one_job(t->src, t->dst, &out->src[0], &out->dst[0], &out->job);
+		sd_dma_build_one_job(t->src, t->dst, out);
 		return DOCA_SUCCESS;
 	}
 	err = sd_dma_check_lists(dma, t->src, t->dst, &lists);
@@ -334,22 +291,38 @@ doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *
 	return DOCA_SUCCESS;
 }
 
+/*
+ * Move the bytes of a described copy with the cpu engine (inside progress
+ * or on a worker thread); `apply` false leaves data_len to
+ * sd_dma_memcpy_complete (the report applies the metadata).
+ */
+static doca_error_t sd_dma_copy_described(const struct doca_dma *dma, const struct sd_dma_segs *segs, bool apply)
+{
+	const struct sd_copy_job *job = &segs->job;
+	doca_error_t err = DOCA_SUCCESS;
+
+	if (dma->copy_local != NULL && job->nsrc == 1 && job->ndst == 1 && job->src[0].mmap == NULL &&
+	    job->dst[0].mmap == NULL)
+		dma->copy_local(job->dst[0].addr, job->src[0].addr, job->src[0].len); /* this process's memory */
+	else
+		err = dma->engine->copy(job);
+	if (err != DOCA_SUCCESS)
+		return SD_DMA_FAIL(err, "memory access failed while copying %llu bytes",
+				   (unsigned long long)job->total);
+	for (uint32_t i = 0; apply && i < job->ndst; i++)
+		segs->dst_buf[i]->data_len += segs->dst[i].len;
+	return DOCA_SUCCESS;
+}
+
+/* Rules V1..V9 in order, then the copy (the general path of every task). */
 static __attribute__((noinline)) doca_error_t sd_dma_memcpy_run(struct doca_task *task, bool apply)
 {
-	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
-	const struct doca_dma *dma = sd_dma_of_task(task);
-	struct sd_dma_lists lists;
-	doca_error_t err;
+	struct sd_dma_segs segs;
+	doca_error_t err = sd_dma_memcpy_describe(task, &segs);
 
-	err = sd_dma_check_present(t);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (sd_dma_single(t->src, t->dst))
-		return sd_dma_execute_one(dma, t->src, t->dst, apply);
-	err = sd_dma_check_lists(dma, t->src, t->dst, &lists);
-	if (err != DOCA_SUCCESS)
-		return err;
-	return sd_dma_execute_lists(dma, &lists, apply);
+	return sd_dma_copy_described(sd_dma_of_task(task), &segs, apply);
 }
 
 /* V6/V7 for a local mmap, which also grants V8 (local read is always allowed). */
