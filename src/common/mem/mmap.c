@@ -125,14 +125,14 @@ static doca_error_t sd_mmap_engine_attach(struct doca_mmap *mmap)
 		return DOCA_SUCCESS;
 	err = gpu->engine->async->mem_attach(gpu, mmap->addr, mmap->len, &kind, &reg, why, sizeof(why));
 	if (err != DOCA_SUCCESS)
-		return SD_MEM_REJECT_AS("doca_mmap_start", err, "mmap %p cannot be registered with GPU device %s: %s", (void *)mmap,
-				 gpu->pci_addr, why);
+		return SD_MEM_REJECT_AS("doca_mmap_start", err, "mmap %p cannot be registered with GPU device %s: %s",
+					(void *)mmap, gpu->pci_addr, why);
 	if (kind == SD_MEM_GPU && cpu != NULL) {
 		gpu->engine->async->mem_detach(reg);
 		return SD_MEM_REJECT_AS("doca_mmap_start", DOCA_ERROR_NOT_SUPPORTED,
-				 "mmap %p covers GPU memory, which device %s (engine %s) cannot reach; list only GPU "
-				 "devices on it",
-				 (void *)mmap, cpu->pci_addr, cpu->engine != NULL ? cpu->engine->name : "cpu");
+					"mmap %p covers GPU memory, which device %s (engine %s) cannot reach; list "
+					"only GPU devices on it",
+					(void *)mmap, cpu->pci_addr, cpu->engine != NULL ? cpu->engine->name : "cpu");
 	}
 	mmap->mem_kind = (uint8_t)kind;
 	mmap->mem_engine = gpu->engine->async;
@@ -147,6 +147,15 @@ static void sd_mmap_engine_detach(struct doca_mmap *mmap)
 		mmap->mem_engine->mem_detach(mmap->mem_reg);
 	mmap->mem_engine = NULL;
 	mmap->mem_reg = NULL;
+}
+
+/* A started map stops (doca_mmap_stop, or destroy's implicit stop): undo what start did. */
+static void sd_mmap_end_start_period(struct doca_mmap *mmap)
+{
+	sd_mmap_exports_revoke(mmap);
+	sd_mmap_engine_detach(mmap);
+	mmap->state = SD_MMAP_STOPPED;
+	mmap->start_seq = 0;
 }
 
 DOCA_STABLE
@@ -166,10 +175,8 @@ doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 		sd_mmap_import_release(mmap);
 	} else {
 		bool ever_started = mmap->state != SD_MMAP_IDLE;
-		if (mmap->state == SD_MMAP_STARTED) {
-			sd_mmap_exports_revoke(mmap); /* implicit stop */
-			sd_mmap_engine_detach(mmap);
-		}
+		if (mmap->state == SD_MMAP_STARTED)
+			sd_mmap_end_start_period(mmap); /* implicit stop */
 		sd_mmap_drop_devices(mmap);
 		if (ever_started && mmap->free_cb != NULL)
 			mmap->free_cb(mmap->addr, mmap->len, mmap->free_cookie);
@@ -222,10 +229,7 @@ doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED,
 				 "mmap %p backs %u started buffer pool(s); stop them before the mmap", (void *)mmap,
 				 mmap->num_started_pools);
-	sd_mmap_exports_revoke(mmap);
-	sd_mmap_engine_detach(mmap);
-	mmap->state = SD_MMAP_STOPPED;
-	mmap->start_seq = 0;
+	sd_mmap_end_start_period(mmap);
 	return DOCA_SUCCESS;
 }
 
