@@ -85,7 +85,7 @@ const char *sd_cuda_error_text(sd_cu_result res)
 {
 	const char *text = NULL;
 
-	if (sd_cuda_loaded == NULL && sd_cuda_fns.error_string == NULL)
+	if (sd_cuda_fns.error_string == NULL) /* the driver could not be opened */
 		return "unknown CUDA error";
 	if (sd_cuda_fns.error_string(res, &text) != SD_CU_SUCCESS || text == NULL)
 		return "unknown CUDA error";
