@@ -13,11 +13,6 @@
 
 #include "dma_priv.h"
 
-static inline struct doca_dma_task_memcpy *sd_dma_async_task(struct doca_task *task)
-{
-	return (struct doca_dma_task_memcpy *)task;
-}
-
 /* The task's slot: its index in the pool, fixed for the life of the pool. */
 static inline uint32_t sd_dma_async_slot(const struct doca_task *task)
 {
@@ -41,7 +36,6 @@ static void sd_dma_async_submit(struct doca_task *task)
 
 	if (err == DOCA_SUCCESS)
 		err = dma->engine->async->start(dma->queue, sd_dma_async_slot(task), &segs.job);
-	sd_dma_async_task(task)->started = err == DOCA_SUCCESS;
 	if (err != DOCA_SUCCESS)
 		sd_dma_async_finish_now(task, err);
 }
@@ -58,13 +52,16 @@ static bool sd_dma_async_poll(struct doca_task *task)
 	return true;
 }
 
-/* cancel: the context stopped; the hardware may still be writing, so wait. */
+/*
+ * cancel: the context stopped; the hardware may still be writing, so wait.
+ * The framework cancels only tasks that are not ready, and a task is not
+ * ready only while its copy is with the engine.
+ */
 static void sd_dma_async_cancel(struct doca_task *task)
 {
 	const struct doca_dma *dma = sd_dma_of_task(task);
 
-	if (sd_dma_async_task(task)->started)
-		dma->engine->async->wait(dma->queue, sd_dma_async_slot(task));
+	dma->engine->async->wait(dma->queue, sd_dma_async_slot(task));
 	atomic_store_explicit(&task->ready, 1, memory_order_release);
 }
 

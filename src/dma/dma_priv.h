@@ -63,7 +63,6 @@ struct doca_dma_task_memcpy {
 	const struct doca_buf *src;
 	struct doca_buf *dst;
 	struct sd_async_job job; /* worker mode only */
-	bool started;            /* asynchronous engines: the copy is with the engine */
 };
 
 /* Framework tables (dma_instance.c, dma_memcpy.c, dma_memcpy_async.c). */
