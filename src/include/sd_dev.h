@@ -90,6 +90,7 @@ struct sd_device {
 	struct sd_caps caps;
 	const struct sd_engine *engine; /* data mover chosen by the topology */
 	int engine_unit;                /* the engine's unit for this device (cuda: GPU ordinal) */
+	int dma_workers;                /* cpu engine: worker threads (topology dma_workers), -1: unset */
 	uint32_t num_reps;
 	struct sd_rep *reps;
 };

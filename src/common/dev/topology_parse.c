@@ -214,6 +214,17 @@ static bool sd_dkey_engine(struct sd_parser *p, struct sd_pdev *d, const char *v
 	return true;
 }
 
+/* Worker threads of the cpu engine for this device's DMA contexts (0: inside doca_pe_progress). */
+static bool sd_dkey_dma_workers(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	uint64_t n = 0;
+
+	if (!sd_value_number(p, "dma_workers", v, 0, SD_TOPOLOGY_MAX_DMA_WORKERS, &n))
+		return false;
+	d->dev.dma_workers = (int)n;
+	return true;
+}
+
 struct sd_dev_key {
 	const char *name;
 	bool (*set)(struct sd_parser *p, struct sd_pdev *d, const char *value);
@@ -229,6 +240,7 @@ static const struct sd_dev_key sd_dev_keys[] = {
 	[SD_DKEY_IPV6] = { "ipv6", sd_dkey_ipv6 },
 	[SD_DKEY_VHCA] = { "vhca_id", sd_dkey_vhca },
 	[SD_DKEY_ENGINE] = { "engine", sd_dkey_engine },
+	[SD_DKEY_DMA_WORKERS] = { "dma_workers", sd_dkey_dma_workers },
 };
 
 #define SD_NUM_DEV_KEYS (sizeof(sd_dev_keys) / sizeof(sd_dev_keys[0]))

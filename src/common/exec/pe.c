@@ -139,15 +139,18 @@ static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
 	doca_error_t status = DOCA_ERROR_SHUTDOWN; /* flushed: no byte is touched (D-1) */
 
 	pe->dispatching = true;
-	if (task->ctx->state == DOCA_CTX_STATE_RUNNING) {
-		if (ops->on_submit == NULL) {
+	if (ops->on_submit == NULL) {
+		if (task->ctx->state == DOCA_CTX_STATE_RUNNING)
 			status = sd_pe_execute(task);
-		} else {
+	} else {
+		bool running = task->ctx->state == DOCA_CTX_STATE_RUNNING;
+
+		if (running)
 			status = task->early_status;
-			if (status == DOCA_SUCCESS && ops->complete != NULL)
-				ops->complete(task);
+		if (ops->complete != NULL)
+			ops->complete(task, status);
+		if (running)
 			sd_pe_stop_on_failure(task, status);
-		}
 	}
 	sd_pe_deliver(pe, task, status);
 }
