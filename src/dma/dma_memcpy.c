@@ -366,9 +366,13 @@ static inline bool sd_dma_one_sizes_ok(const struct doca_dma *dma, const struct 
 {
 	uint64_t total = src->data_len;
 
-	/* total - 1: a zero-length source wraps round to UINT64_MAX and fails V3. */
+	/*
+	 * total - 1: a zero-length source wraps round to UINT64_MAX and fails
+	 * V3.  total + skip cannot wrap: total is at most max_one_total and
+	 * skip the sum of tasks in flight on this destination, each as small.
+	 */
 	return sd_buf_is_live(src) && sd_buf_is_live(dst) && total - 1 < dma->max_one_total &&
-	       sd_room_after(sd_buf_tailroom(dst), skip) >= total;
+	       sd_buf_tailroom(dst) >= total + skip;
 }
 
 /* Both maps were seen to pass V6..V9 in their current start periods. */

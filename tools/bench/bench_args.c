@@ -46,6 +46,9 @@ static void usage(FILE *out)
 		"      --targets            measure what the project's performance targets need and show\n"
 		"                           the targets next to the numbers\n"
 		"      --advise SIZE[,SIZE] for each size, measure the candidate data paths and recommend one\n"
+		"      --app-work TIME      the program's own work per job (a busy loop of TIME after each\n"
+		"                           completion, and after each baseline copy): shows how much of\n"
+		"                           it the DMA copies overlap (worker engine: SOFTDOCA_DMA_WORKERS)\n"
 		"\n"
 		"Output:\n"
 		"      --csv FILE           also write the results as CSV (header line: see the README)\n"
@@ -208,6 +211,7 @@ enum long_only {
 	OPT_VERIFY,
 	OPT_TARGETS,
 	OPT_ADVISE,
+	OPT_APP_WORK,
 };
 
 static const struct option longopts[] = {
@@ -228,6 +232,7 @@ static const struct option longopts[] = {
 	{"verify", no_argument, NULL, OPT_VERIFY},
 	{"targets", no_argument, NULL, OPT_TARGETS},
 	{"advise", required_argument, NULL, OPT_ADVISE},
+	{"app-work", required_argument, NULL, OPT_APP_WORK},
 	{"version", no_argument, NULL, 'V'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -309,6 +314,10 @@ static int apply(int c, const char *arg, struct bench_options *o)
 		return parse_sweep(arg, o->advise_sizes, &o->n_advise) && strchr(arg, ':') == NULL
 			       ? BENCH_EXIT_OK
 			       : usage_error("--advise takes sizes separated by commas, not", arg);
+	case OPT_APP_WORK:
+		if (!parse_duration(arg, &o->app_work_s) || o->app_work_s > 1.0)
+			return usage_error("--app-work takes a time up to 1 s (5us, 0.2ms), not", arg);
+		return BENCH_EXIT_OK;
 	default:
 		return BENCH_EXIT_USAGE;
 	}

@@ -68,6 +68,8 @@ static void dma_done(struct doca_dma_task_memcpy *task, union doca_data task_use
 	w->completed++;
 	if (w->verify)
 		check_job(w, s);
+	if (w->app_work_ticks != 0)
+		bench_app_work(w->app_work_ticks); /* the program uses the job's result */
 	if (w->latency || w->stop || w->submitted >= w->limit)
 		return;
 	resubmit(w, s);
@@ -330,6 +332,7 @@ void bench_dma_point(struct bench_worker *w, const struct bench_point *p, struct
 	w->size = p->size;
 	w->latency = p->mode == BENCH_LATENCY;
 	w->verify = bench_worker_opts(w)->verify;
+	w->app_work_ticks = bench_s_to_ticks(bench_worker_opts(w)->app_work_s);
 	w->errors = 0;
 	w->bad_jobs = 0;
 	w->first_error = DOCA_SUCCESS;

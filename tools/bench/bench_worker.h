@@ -59,6 +59,7 @@ struct bench_worker {
 	doca_error_t first_error;
 	uint64_t lat_done_ticks;
 	bool lat_done;
+	uint64_t app_work_ticks; /* --app-work, per completed job */
 
 	struct bench_hist hist;
 };

@@ -30,6 +30,7 @@ static struct doca_task *sd_pe_find_ready(struct doca_pe *pe, struct doca_task *
 {
 	struct doca_task *prev = NULL;
 	struct doca_task *task = pe->fifo_head;
+	uint32_t unseen = pe->num_ctxs; /* contexts whose first waiting task is not found yet */
 	uint32_t epoch;
 
 	*prev_out = NULL;
@@ -44,6 +45,9 @@ static struct doca_task *sd_pe_find_ready(struct doca_pe *pe, struct doca_task *
 			return task;
 		}
 		task->ctx->scan_mark = epoch;
+		/* Every context waits on an unfinished task: nothing later can be reported. */
+		if (--unseen == 0)
+			break;
 	}
 	return NULL;
 }
@@ -336,13 +340,16 @@ static void sd_pe_arm_engines(struct doca_pe *pe)
 {
 	uint32_t epoch = ++pe->scan_epoch;
 
-	for (struct doca_task *task = pe->fifo_head; task != NULL; task = task->next) {
+	uint32_t unseen = pe->num_ctxs;
+
+	for (struct doca_task *task = pe->fifo_head; task != NULL && unseen != 0; task = task->next) {
 		const struct sd_task_ops *ops = task->conf->ops;
 
-		if (task->ctx->scan_mark == epoch || ops->arm == NULL)
+		if (task->ctx->scan_mark == epoch)
 			continue;
 		task->ctx->scan_mark = epoch;
-		if (atomic_load_explicit(&task->ready, memory_order_acquire) == 0)
+		unseen--;
+		if (ops->arm != NULL && atomic_load_explicit(&task->ready, memory_order_acquire) == 0)
 			ops->arm(task);
 	}
 }

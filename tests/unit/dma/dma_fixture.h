@@ -21,10 +21,9 @@
 #include <doca_dma.h>
 #include <doca_log.h>
 #include <doca_mmap.h>
-
-#include "sd_progress.h"
 #include <doca_pe.h>
 
+#include "sd_progress.h"
 #include "sd_test.h"
 
 /* One thing a callback saw. */

@@ -5,14 +5,16 @@
  *
  *   SOFTDOCA_DMA_CHAOS=delay=200us,seed=7
  *
- * Every copy is made at once, but its completion becomes visible only after
- * a delay drawn uniformly from [0, delay] (units ns, us, ms, s; a bare
- * number is microseconds).  Completions of one context stay in submission
- * order, as DOCA promises; contexts sharing a progress engine get
- * independent delays, so their completions interleave differently from run
- * to run of different seeds, and identically for one seed and one
- * submission pattern.  `seed` defaults to 1.  Off by default; a malformed
- * value logs one WARNING and leaves chaos off.
+ * Every copy is made at once, but its completion becomes visible only a
+ * delay drawn uniformly from [0, delay] (units ns, us, ms, s; a bare number
+ * is microseconds) after the later of its copy and the previous completion
+ * of its context.  Completions of one context stay in submission order, as
+ * DOCA promises; contexts sharing a progress engine draw independent
+ * delays, so their completions interleave in ways the submission order
+ * does not predict.  The delays are a fixed sequence for a given `seed`
+ * (default 1) and order of context starts; the interleaving also depends
+ * on thread timing.  Off by default; a malformed value logs one WARNING
+ * when the first worker queue opens and leaves chaos off.
  *
  * priv_doca_engine_set_delay() sets the same from inside the library (fault
  * injection); it applies to queues opened afterwards.

@@ -43,6 +43,12 @@
 
 #define SD_SPIN_US_DEFAULT 100u
 #define SD_SPIN_US_MAX 100000u
+/*
+ * A worker looks at its queues about this often: entries the program writes
+ * in between are taken in one go, so each cache line crosses between the
+ * two CPUs once per batch rather than once per task.
+ */
+#define SD_POLL_GAP_NS 250u
 /* After work, the first sleep is bounded: a wake-up lost in a race costs at most this. */
 #define SD_FIRST_SLEEP_NS 1000000L
 
@@ -52,6 +58,7 @@ static struct {
 	int cpus[SD_WORKERS_MAX]; /* SOFTDOCA_DMA_WORKER_CPUS, in order */
 	unsigned ncpus;
 	uint64_t spin_ns;
+	unsigned gap_pauses;      /* pause instructions between two looks at the queues */
 	cpu_set_t startup_set;    /* the CPUs the process started with */
 	bool have_startup_set;
 	pthread_mutex_t lock;     /* thread creation and queue placement */
@@ -66,6 +73,16 @@ static struct {
 	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_WARNING, __FILE__, __LINE__, "softdoca engine selection", __VA_ARGS__)
 
 /* ---- configuration ---- */
+
+static inline void sd_pool_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
 
 static bool sd_parse_uint(const char *text, unsigned long max, unsigned long *out)
 {
@@ -111,6 +128,23 @@ static bool sd_parse_cpu_list(const char *text, int *cpus, unsigned *n)
 	return *n != 0;
 }
 
+/*
+ * How many pause instructions make about `ns` nanoseconds on this CPU (a
+ * pause takes from a few to over a hundred cycles depending on the core).
+ */
+static unsigned sd_pool_pauses_for(uint64_t ns)
+{
+	const unsigned probe = 2000;
+	uint64_t t0 = sd_workers_now_ns(), dt;
+
+	for (unsigned i = 0; i < probe; i++)
+		sd_pool_relax();
+	dt = sd_workers_now_ns() - t0;
+	if (dt == 0)
+		dt = 1;
+	return ns * probe / dt == 0 ? 1 : (unsigned)(ns * probe / dt);
+}
+
 static void sd_pool_configure(void)
 {
 	const char *text = getenv("SOFTDOCA_DMA_WORKERS");
@@ -131,6 +165,8 @@ static void sd_pool_configure(void)
 			      text);
 		sd_pool.ncpus = 0;
 	}
+	text = getenv("SOFTDOCA_DMA_WORKER_POLL_NS");
+	sd_pool.gap_pauses = sd_pool_pauses_for(text != NULL ? strtoull(text, NULL, 10) : SD_POLL_GAP_NS);
 	sd_pool.spin_ns = SD_SPIN_US_DEFAULT * 1000ull;
 	text = getenv("SOFTDOCA_DMA_WORKER_SPIN_US");
 	if (text != NULL && *text != '\0') {
@@ -204,15 +240,6 @@ void sd_worker_wake_slow(struct sd_worker *w)
 	}
 	atomic_fetch_add_explicit(&w->futex, 1, memory_order_release);
 	(void)sd_futex(&w->futex, FUTEX_WAKE_PRIVATE, 1, NULL);
-}
-
-static inline void sd_pool_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
 }
 
 /* ---- the thread ---- */
@@ -290,14 +317,18 @@ static void *sd_worker_main(void *arg)
 	unsigned turns = 0;
 
 	while (!atomic_load_explicit(&sd_pool.stopping, memory_order_relaxed)) {
+		bool busy;
+
 		sd_worker_refresh(w, &v);
-		if (sd_worker_serve_all(&v)) {
+		busy = sd_worker_serve_all(&v);
+		for (unsigned i = 0; i < sd_pool.gap_pauses; i++)
+			sd_pool_relax();
+		if (busy) {
 			idle_since = 0;
 			worked = true;
 			continue;
 		}
-		sd_pool_relax();
-		if ((++turns & 63) != 0)
+		if ((++turns & 15) != 0)
 			continue;
 		if (idle_since == 0) {
 			idle_since = sd_workers_now_ns();

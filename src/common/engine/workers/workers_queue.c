@@ -151,8 +151,12 @@ bool sd_wq_serve(struct sd_engine_queue *q)
 		if (err != DOCA_SUCCESS)
 			atomic_store_explicit(&q->fail[e->slot], (int32_t)err, memory_order_relaxed);
 		if (q->chaos_max_ns != 0) {
-			q->ready_at[head & q->mask] = sd_workers_now_ns() + sd_chaos_delay_ns(&q->chaos_state,
-											      q->chaos_max_ns);
+			uint64_t now = sd_workers_now_ns();
+			uint64_t after = now > q->chaos_last ? now : q->chaos_last;
+
+			/* Late by up to the maximum after both its copy and the previous completion. */
+			q->chaos_last = after + sd_chaos_delay_ns(&q->chaos_state, q->chaos_max_ns);
+			q->ready_at[head & q->mask] = q->chaos_last;
 			head++;
 			continue;
 		}
