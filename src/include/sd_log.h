@@ -48,6 +48,9 @@ SD_PRIV int priv_doca_sdk_log_enabled(uint32_t level);
 /* ERROR record on behalf of public function `func` (shared helpers). */
 #define SD_LOG_ERR_AS(func, ...) priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, func, __VA_ARGS__)
 
+/* ERROR record on behalf of public function `func`, then yield `err`. */
+#define SD_REJECT_AS(func, err, ...) (SD_LOG_ERR_AS(func, __VA_ARGS__), (err))
+
 #define SD_LOG_ERR(...) SD_SDK_LOG_(DOCA_LOG_LEVEL_ERROR, __VA_ARGS__)
 #define SD_LOG_WARN(...) SD_SDK_LOG_(DOCA_LOG_LEVEL_WARNING, __VA_ARGS__)
 #define SD_LOG_INFO(...) SD_SDK_LOG_(DOCA_LOG_LEVEL_INFO, __VA_ARGS__)

@@ -154,8 +154,13 @@ static void allocation_needs_started_inventory_and_mmap(void)
 	CHECK_QUIET_OK(doca_mmap_set_memrange(m, mem, sizeof(mem)));
 
 	CHECK_REJECT(doca_buf_inventory_buf_get_by_addr(inv, m, mem, 8, &b), DOCA_ERROR_BAD_STATE); /* inventory idle */
+	CHECK(strstr(mem_test_last_record, "call doca_buf_inventory_start") != NULL);
+	CHECK_REJECT(doca_buf_inventory_buf_get_by_data(inv, m, mem, 8, &b), DOCA_ERROR_BAD_STATE);
+	CHECK(strstr(mem_test_last_record, "doca_buf_inventory_buf_get_by_args") == NULL);
 	CHECK_QUIET_OK(doca_buf_inventory_start(inv));
 	CHECK_REJECT(doca_buf_inventory_buf_get_by_addr(inv, m, mem, 8, &b), DOCA_ERROR_BAD_STATE); /* mmap idle */
+	CHECK(strstr(mem_test_last_record, "call doca_mmap_start") != NULL);
+	CHECK_REJECT(doca_buf_inventory_buf_get_by_args(inv, m, mem, 8, mem, 0, &b), DOCA_ERROR_BAD_STATE);
 	CHECK_QUIET_OK(doca_mmap_start(m));
 	CHECK_QUIET_OK(doca_mmap_stop(m));
 	CHECK_REJECT(doca_buf_inventory_buf_get_by_addr(inv, m, mem, 8, &b), DOCA_ERROR_BAD_STATE); /* mmap stopped */
