@@ -45,7 +45,7 @@ static void usage(FILE *out)
 		"Exit status: 0 done, 1 usage error, 2 the devices could not be listed or\n"
 		"--pci-addr matched none.\n"
 		"More: man softdoca-caps, man softdoca-env; the topology file format is in\n"
-		"%s/topology.md.\n",
+		"%s/docs/topology.md.\n",
 		SD_DOC_DIR);
 }
 
