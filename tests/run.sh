@@ -18,9 +18,9 @@
 #   samples   the official DOCA samples, built unmodified and run through
 #             tools/run-samples.sh (with valgrind; dma_local_copy also on
 #             the GPU device through the stand-in CUDA driver of the gcc
-#             build, when that build exists), when a samples tree is
-#             found: $DOCA_SAMPLES_ROOT, else /opt/mellanox/doca; skipped
-#             (never passed) when there is none
+#             build, when that build exists), from the DOCA tree that
+#             $DOCA_SAMPLES_ROOT names (e.g. /opt/mellanox/doca of an SDK);
+#             skipped (never passed) when it is unset
 #
 # Every meson test and every extra check counts once.  The last line is
 # exactly "N passed, N failed" (", N skipped" appended when something was
@@ -298,12 +298,14 @@ step_fuzz() {
 step_samples() {
 	banner "official DOCA samples (tools/run-samples.sh)"
 	local tree=${DOCA_SAMPLES_ROOT:-}
-	if [ -z "$tree" ] && [ -d /opt/mellanox/doca/samples ]; then
-		tree=/opt/mellanox/doca
-	fi
-	if [ -z "$tree" ] || [ ! -e "$tree" ]; then
+	if [ -z "$tree" ]; then
 		record SKIP "samples: no DOCA samples tree (set DOCA_SAMPLES_ROOT)"
 		echo "SKIP samples: no DOCA samples tree (set DOCA_SAMPLES_ROOT)"
+		return
+	fi
+	if [ ! -e "$tree" ]; then
+		record FAIL "samples: DOCA_SAMPLES_ROOT=$tree does not exist"
+		echo "FAIL samples: DOCA_SAMPLES_ROOT=$tree does not exist"
 		return
 	fi
 	local out="${TMPDIR:-/tmp}/softdoca-samples.$$.log" rc=0 gpu=()
