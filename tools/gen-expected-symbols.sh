@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/gen-expected-symbols.sh [SPEC_FILE] - print the functions that
+# tools/gen-expected-symbols.sh INVENTORY_FILE - print the functions that
 # libdoca_common.so and libdoca_dma.so must export, one "library symbol"
 # pair per line, sorted.
 #
@@ -10,8 +10,7 @@
 # tests/abi/expected_symbols.txt so the check does not need the spec.
 set -euo pipefail
 
-root=$(cd "$(dirname "$0")/.." && pwd)
-spec=${1:-$root/../shared/spec/06-api-inventory.md}
+spec=${1:?usage: tools/gen-expected-symbols.sh INVENTORY_FILE (the API inventory, 06-api-inventory.md)}
 if [ ! -r "$spec" ]; then
 	echo "gen-expected-symbols: cannot read $spec" >&2
 	exit 1

@@ -1,5 +1,5 @@
 /*
- * argp_msg.c - the parser's own messages to the user (01 §9.11): unknown
+ * argp_msg.c - the parser's own messages to the user: unknown
  * flags, bad values, missing mandatory flags, JSON problems.
  *
  * They go to the program's logger callback when one is registered, and

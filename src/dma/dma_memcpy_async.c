@@ -5,7 +5,7 @@
  * the copy is described and handed to the engine's queue of the context,
  * in the completion slot numbered like the task's place in its pool.
  * doca_pe_progress polls the slot; the report applies the destination
- * metadata (D-7: nothing observable changes before the task is reported).
+ * metadata (nothing observable changes before the task is reported).
  * A task that breaks a rule or that the hardware refuses is ready at once
  * with its error, and no byte moves.
  */

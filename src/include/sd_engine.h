@@ -108,9 +108,9 @@ struct sd_engine_async {
 };
 
 /*
- * Worker threads of the cpu engine (opt-in: SOFTDOCA_DMA_WORKERS=N, D-35).
+ * Worker threads of the cpu engine (opt-in: SOFTDOCA_DMA_WORKERS=N).
  * A library posts a job from its submit path; a worker runs it later on
- * its own thread.  Jobs never call application code (D-31): they record an
+ * its own thread.  Jobs never call application code: they record an
  * outcome and wake the PE.
  */
 struct sd_async_job {

@@ -2,8 +2,8 @@
  * sd_log.h - SDK-side diagnostics shared by every softdoca library.
  *
  * Every rejected public call emits exactly one ERROR record in the SDK log
- * category naming the function, the rule that was broken and the object
- * (register D-36).  Libraries never print on their own; they go through
+ * category naming the function, the rule that was broken and the object.
+ * Libraries never print on their own; they go through
  * priv_doca_sdk_log(), which libdoca_common exports under the private
  * "priv_doca_" prefix (the same convention the real SDK uses for its
  * internal cross-library symbols).

@@ -1,5 +1,5 @@
 /*
- * workers.c - the opt-in worker threads of the cpu engine (D-35).
+ * workers.c - the opt-in worker threads of the cpu engine.
  *
  * SOFTDOCA_DMA_WORKERS=N (1..64) starts N threads on the first job; unset
  * or 0 keeps every copy inside doca_pe_progress, the default.  The queue is

@@ -20,7 +20,7 @@
 
 #include <doca_log.h>
 
-/* Records are cut at this size, newline included (the spec asks >= 4096). */
+/* Records are cut at this size, newline included (DOCA programs need at least 4096). */
 #define SD_LOG_RECORD_MAX 8192
 
 enum sd_log_category {

@@ -1,5 +1,5 @@
 /*
- * inventory.c - buffer inventories (02 §8).
+ * inventory.c - buffer inventories.
  *
  * Descriptor slots live in chunks allocated at create and at each expand;
  * a chunk never moves, since users hold pointers into it.  Free slots form
@@ -153,7 +153,7 @@ doca_error_t doca_buf_inventory_stop(struct doca_buf_inventory *inventory)
 {
 	SD_INV_REQUIRE(inventory);
 	SD_INV_REQUIRE_STARTED(inventory);
-	inventory->started = false; /* buffers already out stay valid (02 §8.3.4) */
+	inventory->started = false; /* buffers already out stay valid */
 	return DOCA_SUCCESS;
 }
 
@@ -325,7 +325,7 @@ DOCA_STABLE
 doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_inventory *inventory, union doca_data user_data)
 {
 	SD_INV_REQUIRE(inventory);
-	inventory->user_data = user_data; /* allowed in every state (02 §8.3.9) */
+	inventory->user_data = user_data; /* allowed in every state */
 	return DOCA_SUCCESS;
 }
 

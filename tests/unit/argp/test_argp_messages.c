@@ -1,6 +1,6 @@
 /*
- * The parser's own messages and what a failed start prints (01 §9.7 error
- * handling, §9.11): by default one stderr line per problem in the DOCA
+ * The parser's own messages and what a failed start prints: by default one
+ * stderr line per problem in the DOCA
  * record layout; through a logger callback when one is registered; the
  * usage on stdout after a parse error but not after a validation failure;
  * one SDK ERROR record per failed start.

@@ -2,8 +2,8 @@
  * mem_test.h - helpers shared by the memory-layer unit tests.
  *
  * Every rejected call must return its documented code AND emit exactly one
- * ERROR SDK record naming the function (register D-36); every successful
- * call must emit no ERROR or WARNING record (D-26).  CHECK_REJECT and
+ * ERROR SDK record naming the function; every successful
+ * call must emit no ERROR or WARNING record.  CHECK_REJECT and
  * CHECK_QUIET_OK check both, through an SDK log backend that counts the
  * records it receives.
  */
@@ -113,7 +113,7 @@ static inline struct doca_dev *mem_test_open_dev(const char *pci)
 	return dev;
 }
 
-/* Address of the two devices of the default topology (01 §7.1). */
+/* Address of the two devices of the default topology. */
 #define MEM_TEST_DPU_PCI "0000:03:00.0"
 #define MEM_TEST_HOST_PCI "0000:b1:00.0"
 
