@@ -10,7 +10,9 @@
 #             run every suite there; any sanitizer report fails the test
 #   valgrind  the dmatest stress program under valgrind (reduced task count)
 #   install   install into a temporary prefix, build an external program in
-#             both flavours (tests/install/run_install_test.sh)
+#             both flavours, run the installed tools and an installed
+#             example with an empty environment, check the installed docs
+#             and the docs/ci.md Dockerfile (tests/install/run_install_test.sh)
 #   abi       exported-symbol check of the libraries (tests/abi/check_symbols.sh)
 #   bench     dma_bench --quick as a functional smoke run (no timing checks)
 #   fuzz      the export-descriptor import fuzzer (libFuzzer) for 30 s, in

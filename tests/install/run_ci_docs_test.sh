@@ -5,9 +5,10 @@
 #     and docs/ci/github-workflow.yml;
 #   - every Debian package they install is one softdoca's CI installs
 #     (tools/test-packages.txt);
-#   - where a Docker engine answers (`docker info`), the Dockerfile builds
-#     softdoca and the example project of docs/ci/example/ and the image runs
-#     the project's tests; elsewhere that check is reported as skipped.
+#   - where a Docker engine answers (`docker info`) and the debian:12 image
+#     is here or can be pulled, the Dockerfile builds softdoca and the
+#     example project of docs/ci/example/ and the image runs the project's
+#     tests; elsewhere that check is reported as skipped.
 # Prints "PASS name" / "FAIL name" / "SKIP name" lines (tests/run.sh counts
 # them); exits 1 if any failed.
 set -uo pipefail
@@ -67,6 +68,11 @@ check_docker() {
 	local ctx tag rc=0
 	if ! command -v docker >/dev/null 2>&1 || ! docker info >/dev/null 2>&1; then
 		echo "SKIP $name (no Docker engine here: docker info failed)"
+		return
+	fi
+	# The base image must be here or reachable; a machine that cannot pull it cannot run the check.
+	if ! docker image inspect debian:12 >/dev/null 2>&1 && ! docker pull -q debian:12 >/dev/null 2>&1; then
+		echo "SKIP $name (the image debian:12 is neither here nor reachable)"
 		return
 	fi
 	ctx=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-ci.XXXXXX")
