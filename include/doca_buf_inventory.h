@@ -58,6 +58,22 @@ doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inven
 						size_t data_len,
 						struct doca_buf **buf);
 
+/*
+ * softdoca's own entry point behind the two inline helpers below: the same
+ * as doca_buf_inventory_buf_get_by_args, except that a refusal's log record
+ * names `caller`, the helper the program called.  Not part of the DOCA API;
+ * programs call the helpers, never this.
+ */
+__attribute__((visibility("default")))
+doca_error_t priv_doca_buf_inventory_buf_get_as(const char *caller,
+						struct doca_buf_inventory *inventory,
+						struct doca_mmap *mmap,
+						void *addr,
+						size_t len,
+						void *data,
+						size_t data_len,
+						struct doca_buf **buf);
+
 /* An empty buffer over [addr, addr + len): data at addr, no data yet. */
 static inline doca_error_t doca_buf_inventory_buf_get_by_addr(struct doca_buf_inventory *inventory,
 							       struct doca_mmap *mmap,
@@ -67,7 +83,8 @@ static inline doca_error_t doca_buf_inventory_buf_get_by_addr(struct doca_buf_in
 {
 	void *empty_data_start = addr;
 
-	return doca_buf_inventory_buf_get_by_args(inventory, mmap, addr, len, empty_data_start, 0, buf);
+	return priv_doca_buf_inventory_buf_get_as("doca_buf_inventory_buf_get_by_addr", inventory, mmap, addr, len,
+						  empty_data_start, 0, buf);
 }
 
 /* A full buffer over [data, data + data_len): the data is the whole buffer. */
@@ -80,7 +97,8 @@ static inline doca_error_t doca_buf_inventory_buf_get_by_data(struct doca_buf_in
 	void *whole_buffer = data;
 	size_t whole_len = data_len;
 
-	return doca_buf_inventory_buf_get_by_args(inventory, mmap, whole_buffer, whole_len, data, data_len, buf);
+	return priv_doca_buf_inventory_buf_get_as("doca_buf_inventory_buf_get_by_data", inventory, mmap, whole_buffer,
+						  whole_len, data, data_len, buf);
 }
 
 /* New descriptor(s) describing the same memory as `src_buf` (whole list). */

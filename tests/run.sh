@@ -10,7 +10,9 @@
 #             run every suite there; any sanitizer report fails the test
 #   valgrind  the dmatest stress program under valgrind (reduced task count)
 #   install   install into a temporary prefix, build an external program in
-#             both flavours (tests/install/run_install_test.sh)
+#             both flavours, run the installed tools and an installed
+#             example with an empty environment, check the installed docs
+#             and the docs/ci.md Dockerfile (tests/install/run_install_test.sh)
 #   abi       exported-symbol check of the libraries (tests/abi/check_symbols.sh)
 #   bench     dma_bench --quick as a functional smoke run (no timing checks)
 #   fuzz      the export-descriptor import fuzzer (libFuzzer) for 30 s, in
@@ -18,9 +20,9 @@
 #   samples   the official DOCA samples, built unmodified and run through
 #             tools/run-samples.sh (with valgrind; dma_local_copy also on
 #             the GPU device through the stand-in CUDA driver of the gcc
-#             build, when that build exists), when a samples tree is
-#             found: $DOCA_SAMPLES_ROOT, else /opt/mellanox/doca; skipped
-#             (never passed) when there is none
+#             build, when that build exists), from the DOCA tree that
+#             $DOCA_SAMPLES_ROOT names (e.g. /opt/mellanox/doca of an SDK);
+#             skipped (never passed) when it is unset
 #
 # Every meson test and every extra check counts once.  The last line is
 # exactly "N passed, N failed" (", N skipped" appended when something was
@@ -316,12 +318,14 @@ step_fuzz() {
 step_samples() {
 	banner "official DOCA samples (tools/run-samples.sh)"
 	local tree=${DOCA_SAMPLES_ROOT:-}
-	if [ -z "$tree" ] && [ -d /opt/mellanox/doca/samples ]; then
-		tree=/opt/mellanox/doca
-	fi
-	if [ -z "$tree" ] || [ ! -e "$tree" ]; then
+	if [ -z "$tree" ]; then
 		record SKIP "samples: no DOCA samples tree (set DOCA_SAMPLES_ROOT)"
 		echo "SKIP samples: no DOCA samples tree (set DOCA_SAMPLES_ROOT)"
+		return
+	fi
+	if [ ! -e "$tree" ]; then
+		record FAIL "samples: DOCA_SAMPLES_ROOT=$tree does not exist"
+		echo "FAIL samples: DOCA_SAMPLES_ROOT=$tree does not exist"
 		return
 	fi
 	local out="${TMPDIR:-/tmp}/softdoca-samples.$$.log" rc=0 gpu=()

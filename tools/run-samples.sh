@@ -156,7 +156,7 @@ else
 	[ -f "$root/VERSION" ] && cp "$root/VERSION" "$tree/"
 fi
 [ -d "$tree/applications/common" ] || die "applications/common is missing next to samples/ (the samples compile utils.c from it)"
-# Each sample reads ../../../VERSION (D-22); supply it when the tree has none.
+# Each sample reads ../../../VERSION; supply it when the tree has none.
 [ -f "$tree/VERSION" ] || echo "3.0.0058" >"$tree/VERSION"
 # The application part joins the default set only where the tree has the
 # applications project; asked for by name it runs and says what is missing.
@@ -190,7 +190,7 @@ judge() { # name exe flavour -> sets verdict, detail
 	if [ $rc != 0 ]; then verdict=FAIL; detail="exit status $rc"; return; fi
 	if grep -q "Memcpy failed" "$out" "$err"; then verdict=FAIL; detail="'Memcpy failed' logged"; return; fi
 	if [ "$name" = pe_task_error ]; then
-		# Its error callbacks log "Task failed with status" by design (05 §3.7):
+		# Its error callbacks log "Task failed with status" by design:
 		# judge it by its own criteria instead of the setup-failure marker.
 		local done_n fail_n
 		done_n=$(grep -c "Task completed" "$out" "$err" | awk -F: '{s += $NF} END {print s}')
@@ -423,8 +423,8 @@ run_comch_pair() {
 }
 
 # DMA Copy as the application project builds it.  Each run gets its own
-# folders: host/ and dpu/ (the two sides must not see the same -f path,
-# 04 §2.8), both under $apps; -f is given relative (DMA Copy keeps at most
+# folders: host/ and dpu/ (the two sides must not see the same -f path),
+# both under $apps; -f is given relative (DMA Copy keeps at most
 # 127 characters).
 apps="$work/apps"
 app_host_exe="" app_dpu_exe=""
@@ -445,7 +445,7 @@ build_app() { # flavour -> sets exe, or verdict=FAIL and detail
 	elif [ "$flavour" = dpu ] && ! grep -q 'has symbol "DOCA_ARCH_DPU".*YES' "$log.setup.log"; then
 		verdict=FAIL; detail="the project did not see the DPU flavour (DOCA_ARCH_DPU)"
 	elif grep -q 'warning:' "$log.build.log"; then
-		# DOCA's own headers compile DMA Copy without a warning (04 §4.6).
+		# DOCA's own headers compile DMA Copy without a warning.
 		verdict=FAIL; detail="$(grep -c 'warning:' "$log.build.log") compiler warning(s) ($log.build.log)"
 	fi
 }
@@ -606,8 +606,8 @@ app_refused() { # name expect host-file-size|- dpu-env...
 
 # The host started alone.  DMA Copy's client waits in a loop that ends only
 # when its context is RUNNING (common/comch_utils.c) and the guide says to
-# start the DPU side first; softdoca keeps looking for the server (04 §5
-# Q1, docs/decisions.md).  Checked: it neither crashes nor claims success
+# start the DPU side first; softdoca keeps looking for the server
+# (docs/decisions.md, comch).  Checked: it neither crashes nor claims success
 # nor writes anything while it waits; the runner ends it after 3 s.
 app_no_server() {
 	local name="app.no-server"
@@ -719,7 +719,7 @@ for entry in "${selected[@]}"; do
 	build_sample "$name" "$folder" "$flavour"
 	[ "$verdict" = PASS ] && judge "$name" "$exe" "$flavour"
 	record_row "$name" "$flavour"
-	# Samples that parse their command line: the built-in flags (01 §9.5, §9.7).
+	# Samples that parse their command line: the built-in flags.
 	if [ "$verdict" = PASS ] && grep -q doca_argp_start "$tree/samples/$folder/$name"/*_main.c 2>/dev/null; then
 		check_flags "$name" "$exe" "$flavour"
 	fi

@@ -1,6 +1,6 @@
 /*
  * argp_apply.c - turning one occurrence of a flag into a callback
- * (01 §9.3 value table, §9.6 duplicate and singular rules).
+ * (the value rules of each type, a flag given twice, a singular flag).
  *
  * Values handed to callbacks live in parser-owned storage for the duration
  * of the call only: strings are copied first, so a callback that writes

@@ -1,5 +1,5 @@
 /*
- * argp_builtin.c - the DOCA flags every program has (01 §9.5): help,
+ * argp_builtin.c - the DOCA flags every program has: help,
  * version, the application and SDK log levels, and the JSON file.
  *
  * They are ordinary params of a scope of their own, so the tokenizer and

@@ -1,6 +1,6 @@
 /*
- * argp_cmd.c - program commands: creation, setters and destruction
- * (01 §9.4). A command is a scope: its own parameters and sub-commands.
+ * argp_cmd.c - program commands: creation, setters and destruction. A command
+ * is a scope: its own parameters and sub-commands.
  * The same structure, unnamed, serves as the program's top-level scope and
  * as the scope of the built-in DOCA flags.
  */

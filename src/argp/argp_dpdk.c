@@ -1,5 +1,5 @@
 /*
- * argp_dpdk.c - DPDK programs (01 §9.6, §9.8, §9.10).
+ * argp_dpdk.c - DPDK programs.
  *
  * After doca_argp_set_dpdk_program the command line reads
  *   prog [DPDK (EAL) flags] -- [DOCA and program flags]

@@ -8,7 +8,7 @@
  *
  * Scopes: the program's top-level parameters and commands hang from a root
  * command without a name; the built-in DOCA flags live in a scope of their
- * own that is valid everywhere. Everything here is single-threaded (01 §9.12).
+ * own that is valid everywhere. Everything here is single-threaded.
  */
 #ifndef SD_ARGP_INTERNAL_H
 #define SD_ARGP_INTERNAL_H
@@ -24,10 +24,10 @@
 #define SD_ARGP_PARAM_MAGIC 0x50475241u /* "ARGP" */
 #define SD_ARGP_CMD_MAGIC 0x444d4341u   /* "ACMD" */
 
-/* The usage text puts every description at this column (01 §9.9). */
+/* The usage text puts every description at this column. */
 #define SD_ARGP_USAGE_COLUMN 36
 
-/* Accepted range of -l / --sdk-log-level values (01 §9.5). */
+/* Accepted range of -l / --sdk-log-level values. */
 #define SD_ARGP_LEVEL_MIN DOCA_LOG_LEVEL_DISABLE
 #define SD_ARGP_LEVEL_MAX DOCA_LOG_LEVEL_TRACE
 
@@ -208,7 +208,7 @@ struct sd_argp_tok {
 void sd_argp_cursor_init(struct sd_argp_cursor *cur, char **argv, int begin, int end);
 /* Read the next token; an erroneous token is consumed too. */
 void sd_argp_next_token(struct sd_argp_cursor *cur, struct sd_argp_tok *tok);
-/* The error code for a token problem (01 §9.6). */
+/* The error code for a token problem. */
 doca_error_t sd_argp_problem_error(enum sd_argp_tok_problem problem);
 
 /* ---- JSON files (argp_json.c, argp_json_clean.c) ---- */

@@ -1,5 +1,5 @@
 /*
- * argp_json.c - flags from a JSON file given with -j/--json (01 §9.8).
+ * argp_json.c - flags from a JSON file given with -j/--json.
  *
  *   { "doca_general_flags": { "log-level": 50, "sdk-log-level": 40 },
  *     "doca_program_flags": { "<long name>": <value>, ... },

@@ -1,6 +1,6 @@
 /*
  * argp_json_clean.c - the relaxed JSON of DOCA parameter files, made
- * strict (01 §9.8, register D-21).
+ * strict.
  *
  * The official files carry "//" and block comments and end objects with a
  * trailing comma. This pass blanks those out in place, outside strings, so

@@ -1,5 +1,5 @@
 /*
- * argp_msg.c - the parser's own messages to the user (01 §9.11): unknown
+ * argp_msg.c - the parser's own messages to the user: unknown
  * flags, bad values, missing mandatory flags, JSON problems.
  *
  * They go to the program's logger callback when one is registered, and
@@ -69,6 +69,12 @@ void sd_argp_msg(enum doca_log_level level, const char *file, int line, const ch
 	va_end(ap);
 	if (level <= DOCA_LOG_LEVEL_ERROR)
 		memcpy(sd_argp.last_error, text, sizeof(text));
+	/*
+	 * The helpers that find a problem are internal; the record names the
+	 * public call the program made, as every other softdoca record does.
+	 */
+	if (sd_argp.starting)
+		func = "doca_argp_start";
 	if (sd_argp.logger_cb == NULL)
 		sd_argp_msg_to_stderr(level, file, line, func, text);
 }

@@ -1,6 +1,6 @@
 /*
  * argp_param.c - program parameters: creation, attribute setters and
- * destruction (01 §9.3).
+ * destruction.
  *
  * Every param the session creates is kept on a list, so a pointer is
  * checked by looking it up before it is touched. Setters copy their

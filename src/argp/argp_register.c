@@ -1,5 +1,5 @@
 /*
- * argp_register.c - registering parameters and commands (01 §9.3, §9.4).
+ * argp_register.c - registering parameters and commands.
  *
  * Ownership passes to the parser in every outcome once the object is
  * recognised: a refused param or command is kept aside and freed by

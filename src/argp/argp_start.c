@@ -1,5 +1,5 @@
 /*
- * argp_start.c - doca_argp_start: the processing order of 01 §9.7.
+ * argp_start.c - doca_argp_start: the processing order below.
  *
  *  1. phase and arguments;  2. program name;  3. DPDK split;
  *  4. silent pre-scan: the first of -h / -v decides, before any callback;

@@ -1,6 +1,6 @@
 /*
  * argp_state.c - the Arg Parser singleton: init, destroy, the program-wide
- * callbacks and the log-level getters (01 §9.2, §9.10, §9.11).
+ * callbacks and the log-level getters.
  *
  * Phases: UNINIT -> INIT (doca_argp_init) -> STARTED (doca_argp_start
  * succeeded) -> UNINIT (doca_argp_destroy; a new session may follow). A

@@ -1,6 +1,6 @@
 /*
- * argp_token.c - reading the command line one flag or command at a time
- * (01 §9.6). Used twice per doca_argp_start: silently, to find -h, -v and
+ * argp_token.c - reading the command line one flag or command at a time. Used
+ * twice per doca_argp_start: silently, to find -h, -v and
  * -j before anything runs, and then to apply the flags. Both passes read
  * the same tokens the same way, so a "-h" that is the value of a STRING
  * flag is never taken for a help request.

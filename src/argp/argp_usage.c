@@ -1,5 +1,5 @@
 /*
- * argp_usage.c - the usage text (01 §9.9, §9.4):
+ * argp_usage.c - the usage text:
  *
  *   Usage: <name> [DPDK Flags] -- [DOCA Flags] [Program Flags]
  *

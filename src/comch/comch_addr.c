@@ -3,14 +3,14 @@
  *
  * The rendezvous is a Unix-domain SOCK_SEQPACKET socket whose name derives
  * from the host function (the representor's PCI address on the server, the
- * device's own PCI address on the client: equal for a matching pair, 04 §0)
+ * device's own PCI address on the client: equal for a matching pair)
  * and a 64-bit hash of the server name.  The full name is compared again
  * in the handshake, so a hash collision can never connect the wrong pair.
  *
  * By default the socket lives in the abstract namespace (nothing on disk,
  * gone when the process dies).  SOFTDOCA_COMCH_DIR=<dir> puts it in that
  * directory instead, for programs in different network namespaces that
- * share a filesystem (04 §1.15).
+ * share a filesystem.
  */
 #include <errno.h>
 #include <stddef.h>

@@ -1,10 +1,10 @@
 /*
- * comch_caps.c - Comch capability queries (04 §1.3).
+ * comch_caps.c - Comch capability queries.
  *
- * Every answer comes from the device's capability profile in the topology
- * (D-12, D-34): a server on DPU-side devices, a client on host-side devices,
+ * Every answer comes from the device's capability profile in the topology: a
+ * server on DPU-side devices, a client on host-side devices,
  * and the numeric limits of the profile.  A "not supported" answer is a
- * normal answer and logs nothing (D-26).
+ * normal answer and logs nothing.
  */
 #include "comch_priv.h"
 #include "sd_log.h"

@@ -1,11 +1,11 @@
 /*
- * comch_client.c - the DOCA Comch client API (04 §1.5, §1.7).
+ * comch_client.c - the DOCA Comch client API.
  *
  * A client is created on a host-side device; the device's PCI address is
  * the host function it connects for, matched against the representor of
  * the server.  Starting it returns DOCA_ERROR_IN_PROGRESS (STARTING); it
  * keeps looking for its server until one of that name runs, and becomes
- * RUNNING from the progress call that sees the handshake done (D-5).
+ * RUNNING from the progress call that sees the handshake done.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,7 +49,7 @@ doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client)
 
 	if (!sd_comch_client_valid(comch_client))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, SD_CLIENT_BAD, (void *)comch_client);
-	err = priv_doca_ctx_fini(&comch_client->ep.ctx, __func__); /* refuses unless IDLE (D-16) */
+	err = priv_doca_ctx_fini(&comch_client->ep.ctx, __func__); /* refuses unless IDLE */
 	if (err != DOCA_SUCCESS)
 		return err;
 	sd_comch_ep_fini(&comch_client->ep);

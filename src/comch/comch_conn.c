@@ -1,6 +1,6 @@
 /*
  * comch_conn.c - connection objects: user data, owner lookups, counters,
- * and giving a slot back once its link has ended (04 §1.6).
+ * and giving a slot back once its link has ended.
  *
  * Connection slots are allocated with their endpoint and live as long as it
  * does, so a connection pointer stays safe to check after its link ended;

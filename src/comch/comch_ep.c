@@ -3,10 +3,10 @@
  * creation of the instance, the IDLE-only settings, and the library part of
  * the context lifecycle (start, STOPPING, outstanding work, release).
  *
- * The generic framework runs the state machine (03 §3-§4).  The server
+ * The generic framework runs the state machine.  The server
  * starts synchronously (IDLE -> RUNNING inside doca_ctx_start); the client
  * goes to STARTING and reaches RUNNING from the progress call that sees its
- * handshake finished (D-5).  Open connections are outstanding work: a
+ * handshake finished.  Open connections are outstanding work: a
  * STOPPING endpoint reaches IDLE once each of them has been torn down.
  */
 #include <stdlib.h>
@@ -210,7 +210,7 @@ static void sd_comch_release(struct doca_ctx *ctx)
 /*
  * Entering STOPPING: every peer hears the end of stream at once; the links
  * themselves are torn down by the following progress calls, one per call,
- * and the context reaches IDLE after the last (04 §1.11).
+ * and the context reaches IDLE after the last.
  */
 static void sd_comch_on_stopping(struct doca_ctx *ctx)
 {

@@ -1,15 +1,15 @@
 /*
  * comch_events.c - the event step of an endpoint: receive, connect and
  * disconnect events handed to the application, one per doca_pe_progress
- * call (D-6), and the registration of their callbacks.
+ * call, and the registration of their callbacks.
  *
  * A server's connect events come from the ring filled by its I/O thread;
  * messages and ends of stream are read from a connection only once its
  * connect event was handed out, and in socket order, so for one connection
  * the connect event precedes its messages and every message precedes its
- * disconnect (04 §1.9).  Task completions are reported by the
+ * disconnect.  Task completions are reported by the
  * framework's task step, before any event, which gives the "send completion
- * before the reply" order of 04 §1.7.
+ * before the reply" order Comch promises.
  *
  * While the context is STOPPING, established connections are torn down one
  * per progress call, without callbacks, and nothing more is read.
@@ -38,7 +38,7 @@ doca_error_t sd_comch_recv_register(struct sd_comch_ep *ep, doca_comch_event_msg
 
 /*
  * softdoca has no fast path, so no consumer ever appears on a peer: the
- * callbacks are checked and kept, and never called (04 §1.10).
+ * callbacks are checked and kept, and never called.
  */
 doca_error_t sd_comch_consumer_register(struct sd_comch_ep *ep, doca_comch_event_consumer_cb_t new_cb,
 					doca_comch_event_consumer_cb_t expired_cb, const char *func)
@@ -208,7 +208,7 @@ static void sd_comch_on_disconnect(struct sd_comch_ep *ep, struct doca_comch_con
 	sd_comch_fail_pending(ep, conn, DOCA_ERROR_NOT_CONNECTED);
 	conn->app = SD_APP_CLOSING; /* no more sends while the callback runs */
 	if (ep->is_server) {
-		/* Valid until the callback returns; freed right after (04 §1.6). */
+		/* Valid until the callback returns; freed right after. */
 		if (was_live && running && ep->disconnect_cb != NULL)
 			ep->disconnect_cb(&ep->ev_conn, conn, 1);
 		sd_comch_conn_free(ep, conn);
@@ -216,7 +216,7 @@ static void sd_comch_on_disconnect(struct sd_comch_ep *ep, struct doca_comch_con
 	}
 	sd_comch_conn_free(ep, conn);
 	if (was_live && running) {
-		/* 04 §1.11: pending reports first (NOT_CONNECTED), then STOPPING. */
+		/* Pending reports first (NOT_CONNECTED), then STOPPING. */
 		ep->lost_peer = true;
 		if (sd_comch_lost_peer_due(ep)) {
 			ep->lost_peer = false;

@@ -4,14 +4,14 @@
  * It waits in epoll and does the work that would block or that nobody
  * else would notice: the handshakes (comch_handshake.c: accepting and
  * checking clients on a server, looking for the server on a client, every
- * 5 ms until found), and waking the progress engine (D-20).  Messages are
+ * 5 ms until found), and waking the progress engine.  Messages are
  * not read here: the progress thread reads them itself (comch_recv.c).  An
  * established connection sits in this thread's epoll set with a one-shot
  * registration that the progress thread re-arms only when the application
  * arms the PE; when it fires this thread kicks the PE.  A polling program
  * therefore never wakes this thread, whatever its traffic.
  *
- * It never calls application code and never logs (D-31): an SDK log
+ * It never calls application code and never logs: an SDK log
  * backend may belong to the application.  On `stop` (context entered
  * STOPPING) it hides the server and drops unfinished handshakes; on `quit`
  * (context going IDLE) it returns.

@@ -42,7 +42,7 @@
 /* Index of the send task type in the context's task table. */
 #define SD_COMCH_SEND_TYPE 0
 
-/* Receive queue size when the application never sets one (04 §1.4). */
+/* Receive queue size when the application never sets one. */
 #define SD_COMCH_DEFAULT_RECV_QUEUE 64u
 
 /* How often a client looks for its server while STARTING. */

@@ -11,7 +11,7 @@
  * Reading costs one non-blocking receive per connection when nothing
  * arrived; no allocation, no lock, and no other thread involved.  When the
  * application arms the PE instead of polling, every connection's one-shot
- * wake-up is re-armed so the library thread can signal it (D-20).
+ * wake-up is re-armed so the library thread can signal it.
  */
 #include <errno.h>
 #include <string.h>

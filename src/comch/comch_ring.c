@@ -10,7 +10,7 @@
  * the producer stores the tail and then looks whether the PE is armed,
  * while doca_pe_request_notification arms and then looks at the tail; with
  * both sides sequentially consistent one of them always sees the other, so
- * no wake-up is lost (D-20).
+ * no wake-up is lost.
  */
 #include <stdlib.h>
 #include <string.h>

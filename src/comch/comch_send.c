@@ -1,5 +1,5 @@
 /*
- * comch_send.c - the send task (04 §1.7).
+ * comch_send.c - the send task.
  *
  * alloc_init copies the message into the task's own slot (allocated at
  * start, one per task), so the application may reuse its buffer at once.
@@ -8,11 +8,11 @@
  * once: a message sent just before a local stop still reaches the peer.
  * The outcome is recorded as the task's early status and reported by the
  * task step of a later doca_pe_progress call, before any event, so a send
- * completes before the reply to it is delivered (D-6).
+ * completes before the reply to it is delivered.
  *
  * A socket without room (the peer is not reading) parks the task on the
  * endpoint's pending list; the event step retries it.  Failures are never
- * fatal to the context (D-8): a lost peer fails the task with
+ * fatal to the context: a lost peer fails the task with
  * DOCA_ERROR_NOT_CONNECTED, a stop flushes it with DOCA_ERROR_SHUTDOWN.
  */
 #include <errno.h>

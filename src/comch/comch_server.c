@@ -1,9 +1,9 @@
 /*
- * comch_server.c - the DOCA Comch server API (04 §1.4, §1.7).
+ * comch_server.c - the DOCA Comch server API.
  *
  * A server is created on a DPU-side device with a representor of that
  * device, which names the host function whose clients may connect.  While
- * the server exists it holds a dependent on both (D-29), so neither can be
+ * the server exists it holds a dependent on both, so neither can be
  * closed under it.
  */
 #include <stdio.h>
@@ -60,7 +60,7 @@ doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server)
 
 	if (!sd_comch_server_valid(comch_server))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, SD_SERVER_BAD, (void *)comch_server);
-	err = priv_doca_ctx_fini(&comch_server->ep.ctx, __func__); /* refuses unless IDLE (D-16) */
+	err = priv_doca_ctx_fini(&comch_server->ep.ctx, __func__); /* refuses unless IDLE */
 	if (err != DOCA_SUCCESS)
 		return err;
 	rep = comch_server->ep.rep;
@@ -134,7 +134,7 @@ doca_error_t doca_comch_server_get_device_rep(const struct doca_comch_server *co
 
 /*
  * The server's own disconnect callback does not fire for a disconnect it
- * asked for (04 §5 Q2): the connection is invalid once this returns.
+ * asked for: the connection is invalid once this returns.
  */
 doca_error_t doca_comch_server_disconnect(struct doca_comch_server *comch_server,
 					  struct doca_comch_connection *connection)

@@ -1,9 +1,9 @@
 /*
- * dma_caps.c - DOCA DMA capability queries (03 §6.3).
+ * dma_caps.c - DOCA DMA capability queries.
  *
  * Answers come from the device's capability profile in the emulated
  * topology.  Queries are read-only and thread-safe; a "not supported"
- * answer is not an error and logs nothing (D-26).
+ * answer is not an error and logs nothing.
  */
 #include <doca_dma.h>
 

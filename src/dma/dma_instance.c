@@ -1,6 +1,6 @@
 /*
  * dma_instance.c - creating and destroying DOCA DMA instances, and the
- * library part of doca_ctx_start (03 §4.1 steps 4-5, §6.2, §6.7).
+ * library part of doca_ctx_start.
  *
  * The generic context framework runs the state machine; this file only
  * tells it what a DMA context is and which checks a DMA start adds.

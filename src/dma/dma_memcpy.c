@@ -1,7 +1,7 @@
 /*
  * dma_memcpy.c - executing a memcpy task: the validation rules V1..V9 of
- * 03 §6.6, the copy job handed to the device's engine, and the append
- * semantics of 03 §6.5 / D-23.
+ * (V1..V9 of docs/decisions.md), the copy job handed to the device's
+ * engine, and the append semantics (copies land at data + data_len).
  *
  * This is the per-task hot path: no allocation, no lock, no system call.
  * Segment arrays live on the stack, bounded by SD_DMA_LIST_MAX; longer
@@ -9,7 +9,7 @@
  * source and a single destination element takes a shorter path.
  *
  * Execution failures are reported through the task's error callback only;
- * they are logged at DEBUG at most (D-36).
+ * they are logged at DEBUG at most.
  */
 #include <stddef.h>
 
@@ -22,7 +22,7 @@
  * Per-element rules.
  */
 
-/* Tail space of a destination element: bytes after its data segment (03 §6.5). */
+/* Tail space of a destination element: bytes after its data segment. */
 static inline uint64_t sd_buf_tailroom(const struct doca_buf *b)
 {
 	return (uint64_t)((b->head + b->len) - (b->data + b->data_len));
@@ -53,7 +53,7 @@ static inline bool sd_dma_readable(const struct doca_buf *b)
 	return (b->mmap->access_mask & (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)) != 0;
 }
 
-/* V9: write right of a destination element (D-32 for local mmaps). */
+/* V9: write right of a destination element. */
 static inline bool sd_dma_writable(const struct doca_buf *b)
 {
 	if (!b->mmap->from_export)
@@ -73,7 +73,7 @@ static inline struct sd_seg sd_dma_seg(const struct doca_buf *b, uint8_t *addr, 
 	return s;
 }
 
-/* Failure of rule `code`: ERROR inside doca_task_try_submit, DEBUG at execution (D-36). */
+/* Failure of rule `code`: ERROR inside doca_task_try_submit, DEBUG at execution. */
 #define SD_DMA_FAIL(code, ...) SD_TASK_RULE_FAIL(code, __VA_ARGS__)
 
 /*
@@ -450,7 +450,7 @@ bool sd_dma_memcpy_one_local(struct doca_dma *dma, const struct doca_dma_task_me
 }
 
 /*
- * Append the copied bytes: the same placement the copy used (03 §6.5).
+ * Append the copied bytes: the same placement the copy used.
  * Tasks on one destination are reported in the order they were submitted,
  * so the bytes of this task start right after the destination's data.
  */

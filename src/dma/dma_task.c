@@ -1,6 +1,5 @@
 /*
- * dma_task.c - configuring, allocating and inspecting memcpy tasks
- * (03 §6.4).
+ * dma_task.c - configuring, allocating and inspecting memcpy tasks.
  *
  * The pool, ownership and counters belong to the context framework; this
  * file adds the DMA-specific checks and the two buffer pointers.

@@ -29,21 +29,21 @@ enum sd_side {
 
 /* Every capability a softdoca library answers from the topology. */
 struct sd_caps {
-	/* DOCA DMA (03 §6.3) */
+	/* DOCA DMA */
 	bool dma_memcpy;
 	uint32_t dma_max_tasks;
 	uint32_t dma_max_list_len;
 	uint64_t dma_max_buf_size;
 	uint32_t num_comp_vectors;
-	/* mmap (02 §4.3.21) */
+	/* mmap */
 	bool mmap_export_pci;
 	bool mmap_from_export_pci;
 	bool mmap_export_rdma;
 	uint32_t mmap_max_devices;
-	/* mmap advise (05 §2.3) */
+	/* mmap advise */
 	bool advise_supported;
 	uint64_t advise_max_buf_size;
-	/* comch (04 §1.3) */
+	/* comch */
 	bool comch_server;
 	bool comch_client;
 	uint32_t comch_max_name_len;
@@ -51,7 +51,7 @@ struct sd_caps {
 	uint32_t comch_max_recv_queue;
 	uint32_t comch_max_send_tasks;
 	uint32_t comch_max_clients;
-	/* devinfo (01 §7.7) */
+	/* devinfo */
 	bool rep_filter_all;
 	bool rep_filter_net;
 	bool rep_filter_emulated;
@@ -106,7 +106,7 @@ struct doca_dev {
 	struct doca_devinfo info; /* what doca_dev_as_devinfo returns */
 	const struct sd_device *node;
 	uint32_t open_count;      /* protected by the device registry lock */
-	uint32_t dependents;      /* mmaps, contexts, imports, reps (D-29) */
+	uint32_t dependents;      /* mmaps, contexts, imports, reps */
 };
 
 #define SD_DEVINFO_MAGIC 0x44564e46u /* "DVNF" */
@@ -138,7 +138,7 @@ SD_PRIV bool priv_doca_dev_is_valid(const struct doca_dev *dev);
 /*
  * Record / drop a dependent of an open device (an mmap that registered it,
  * a context created on it, ...).  While a dependent exists the close that
- * would drop the last reference is refused with DOCA_ERROR_IN_USE (D-29).
+ * would drop the last reference is refused with DOCA_ERROR_IN_USE.
  */
 SD_PRIV void priv_doca_dev_dep_get(struct doca_dev *dev);
 SD_PRIV void priv_doca_dev_dep_put(struct doca_dev *dev);

@@ -6,8 +6,8 @@
  * library embeds `struct doca_ctx` in its instance and `struct doca_task` as
  * the FIRST member of each task type, describes itself with a
  * `struct sd_ctx_ops` and each task type with a `struct sd_task_ops`, and
- * lets the framework run the state machine of 03 §3 and the progress
- * algorithm of 03 §5.3.
+ * lets the framework run the context state machine and the progress
+ * algorithm (one unit of work per doca_pe_progress call).
  *
  * Threading: one progress domain (a PE with its contexts and tasks) is used
  * by one thread at a time; nothing here locks.  Engine threads only touch
@@ -31,7 +31,7 @@
 struct doca_dev;
 struct sd_task_conf;
 
-/* Who owns a task slot (03 §2.3). */
+/* Who owns a task slot. */
 enum sd_task_own {
 	SD_TASK_FREE = 0,      /* in the pool */
 	SD_TASK_APP = 1,       /* allocated, held by the application */
@@ -59,7 +59,7 @@ struct doca_task {
 	atomic_uchar ready;
 	doca_error_t early_status; /* outcome recorded by an early engine */
 	/*
-	 * Non-NULL while a graph owns the task (05 §1, D-24): its report goes
+	 * Non-NULL while a graph owns the task: its report goes
 	 * to the PE's graph_task_report hook instead of the task callbacks.
 	 */
 	void *graph_node;
@@ -69,7 +69,7 @@ struct doca_task {
 struct sd_task_ops {
 	const char *name;  /* e.g. "memcpy", used in diagnostics */
 	size_t task_size;  /* sizeof the library task (doca_task first) */
-	/* Rule checks shared by try_submit and execution (03 §6.6). */
+	/* Rule checks shared by try_submit and execution. */
 	doca_error_t (*validate)(struct doca_task *task);
 	/*
 	 * Run the task now, inside doca_pe_progress (default engine).  Returns
@@ -79,7 +79,7 @@ struct sd_task_ops {
 	doca_error_t (*execute)(struct doca_task *task);
 	/*
 	 * Optional: called by doca_task_submit after the task is queued, so an
-	 * early engine can start on it.  Must not fail or validate (D-7).
+	 * early engine can start on it.  Must not fail or validate.
 	 */
 	void (*on_submit)(struct doca_task *task);
 	/*
@@ -95,7 +95,7 @@ struct sd_task_ops {
 	 * Optional, with on_submit: the task's context left RUNNING, so it will
 	 * be flushed.  Withdraw the job if no worker took it yet, otherwise wait
 	 * for the worker to finish with it; afterwards `ready` is set and no
-	 * other thread touches the task (03 §5.3: a flushed task is ready).
+	 * other thread touches the task (a flushed task is ready).
 	 */
 	void (*cancel)(struct doca_task *task);
 	/*
@@ -119,11 +119,11 @@ struct sd_task_ops {
 	 * its own: the hook compiles to one indirect jump.
 	 */
 	void (*invoke)(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud, void (*cb)(void));
-	/* Whether an execution failure of this type stops the context (D-8). */
+	/* Whether an execution failure of this type stops the context. */
 	bool failure_is_fatal;
 };
 
-/* A fixed pool of task objects, sized at context start (D-30). */
+/* A fixed pool of task objects, sized at context start. */
 struct sd_task_pool {
 	uint8_t *slab;              /* capacity * stride bytes */
 	struct doca_task **free_stack;
@@ -160,7 +160,7 @@ struct sd_ctx_ops {
 	bool (*has_outstanding)(struct doca_ctx *ctx);
 	/* Called when the context enters STOPPING (drop connections, ...). */
 	void (*on_stopping)(struct doca_ctx *ctx);
-	/* Event step (03 §5.3 step 4); NULL when the library has no events. */
+	/* Event step; NULL when the library has no events. */
 	bool (*event_pending)(struct doca_ctx *ctx);
 	void (*event_dispatch)(struct doca_ctx *ctx);
 	/* Asynchronous start: STARTING -> RUNNING is ready to be reported. */
@@ -196,7 +196,7 @@ struct doca_pe {
 	struct doca_task *fifo_tail;
 	uint32_t stopping;       /* connected contexts in STOPPING */
 	uint32_t event_ctxs;     /* connected contexts with an event step */
-	uint32_t bound_graphs;   /* graphs bound to this PE (05 §1.7) */
+	uint32_t bound_graphs;   /* graphs bound to this PE */
 	uint32_t scan_epoch;
 	bool dispatching;        /* a callback of this PE is running */
 	atomic_bool armed;       /* doca_pe_request_notification armed it */
@@ -207,7 +207,7 @@ struct doca_pe {
 	atomic_uint jobs_touching;
 	enum doca_pe_event_mode event_mode;
 	int efd;                 /* eventfd notification handle */
-	/* Optional graph engine hooks (05 §1); NULL until a graph binds. */
+	/* Optional graph engine hooks; NULL until a graph binds. */
 	bool (*graph_pending)(struct doca_pe *pe);
 	void (*graph_dispatch)(struct doca_pe *pe);
 	/* A graph-owned task finished (status already set, task app-owned). */
@@ -226,7 +226,7 @@ SD_PRIV void priv_doca_ctx_init(struct doca_ctx *ctx, const struct sd_ctx_ops *o
 
 /*
  * Tear down the embedded context when the instance is destroyed: checks
- * IDLE (BAD_STATE otherwise, D-16) and disconnects it from its PE.
+ * IDLE (BAD_STATE otherwise) and disconnects it from its PE.
  */
 SD_PRIV doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx, const char *func);
 
@@ -269,14 +269,14 @@ SD_PRIV void priv_doca_ctx_fatal_stop(struct doca_ctx *ctx);
 
 /*
  * Submit a task on behalf of a graph: the checks of doca_task_submit without
- * its logging, then queued like any task (counted in flight, D-24).
+ * its logging, then queued like any task (counted in flight).
  */
 SD_PRIV doca_error_t priv_doca_task_submit_internal(struct doca_task *task);
 
 /*
  * Report a broken task rule from a task type's validate hook.  Inside
  * doca_task_try_submit the refusal is the call's result, so it is one ERROR
- * record on behalf of doca_task_try_submit (D-36); while a task executes in
+ * record on behalf of doca_task_try_submit; while a task executes in
  * doca_pe_progress the failure goes to the error callback and is logged at
  * DEBUG only.  Yields `code`.
  */

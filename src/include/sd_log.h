@@ -2,8 +2,8 @@
  * sd_log.h - SDK-side diagnostics shared by every softdoca library.
  *
  * Every rejected public call emits exactly one ERROR record in the SDK log
- * category naming the function, the rule that was broken and the object
- * (register D-36).  Libraries never print on their own; they go through
+ * category naming the function, the rule that was broken and the object.
+ * Libraries never print on their own; they go through
  * priv_doca_sdk_log(), which libdoca_common exports under the private
  * "priv_doca_" prefix (the same convention the real SDK uses for its
  * internal cross-library symbols).
@@ -47,6 +47,9 @@ SD_PRIV int priv_doca_sdk_log_enabled(uint32_t level);
 
 /* ERROR record on behalf of public function `func` (shared helpers). */
 #define SD_LOG_ERR_AS(func, ...) priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, func, __VA_ARGS__)
+
+/* ERROR record on behalf of public function `func`, then yield `err`. */
+#define SD_REJECT_AS(func, err, ...) (SD_LOG_ERR_AS(func, __VA_ARGS__), (err))
 
 #define SD_LOG_ERR(...) SD_SDK_LOG_(DOCA_LOG_LEVEL_ERROR, __VA_ARGS__)
 #define SD_LOG_WARN(...) SD_SDK_LOG_(DOCA_LOG_LEVEL_WARNING, __VA_ARGS__)

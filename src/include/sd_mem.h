@@ -68,7 +68,7 @@ struct doca_mmap {
 	void *remote_priv;
 	const struct sd_device *import_node; /* device the import was made on */
 	/* Additions of the memory layer (mem). */
-	struct doca_dev *import_dev; /* open device the import depends on (D-29) */
+	struct doca_dev *import_dev; /* open device the import depends on */
 	uint8_t import_kind;         /* enum sd_export_kind of the imported descriptor */
 	bool dmabuf;                 /* range given by doca_mmap_set_dmabuf_memrange */
 	int dmabuf_fd;               /* recorded only; never duplicated or closed */
@@ -144,12 +144,12 @@ static inline bool sd_buf_is_live(const struct doca_buf *buf)
 
 /*
  * True when `mmap` may be used for DMA by the device `node` (rule V6/V7 of
- * 03 §6.6): started local mmap with that device registered, or a PCI import
+ * rules V6/V7): started local mmap with that device registered, or a PCI import
  * made on that device.
  */
 static inline bool sd_mmap_usable_by(const struct doca_mmap *mmap, const struct sd_device *node);
 
-/* Write right of a local mmap for DMA destinations (D-32). */
+/* Write right of a local mmap for DMA destinations. */
 static inline bool sd_mmap_local_writable(const struct doca_mmap *mmap)
 {
 	return (mmap->access_mask & (DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_PCI_READ_WRITE |
@@ -160,7 +160,7 @@ static inline bool sd_mmap_local_writable(const struct doca_mmap *mmap)
 
 static inline bool sd_mmap_usable_by(const struct doca_mmap *mmap, const struct sd_device *node)
 {
-	if (mmap->from_export) /* only PCI imports serve DMA (03 §6.6 V6) */
+	if (mmap->from_export) /* only PCI imports serve DMA (V6) */
 		return mmap->import_kind == SD_EXPORT_PCI && mmap->import_node == node;
 	if (mmap->state != SD_MMAP_STARTED)
 		return false;

@@ -5,7 +5,7 @@
  * a descriptor back into an imported mmap whose bytes are reached through
  * `struct sd_mem_remote_ops` (sd_mem.h).  Functions here are hidden inside
  * libdoca_common; `func` is the public entry point that reports failures
- * (one ERROR record each, register D-36).
+ * (one ERROR record each).
  */
 #ifndef SD_XPROC_H
 #define SD_XPROC_H
@@ -29,7 +29,7 @@ doca_error_t sd_xproc_export_pci(const char *func, struct doca_mmap *mmap, const
 void sd_xproc_export_revoke(struct doca_mmap *mmap);
 
 /*
- * Check `desc` without touching the mmap (02 §6.5, D-37): INVALID_VALUE
+ * Check `desc` without touching the mmap: INVALID_VALUE
  * when malformed, NOT_SUPPORTED when from another machine or PID
  * namespace.  On success *kind is the descriptor's sd_export_kind.
  */

@@ -7,7 +7,8 @@
 #     (priv_doca_*): nothing else leaks out of -fvisibility=hidden.
 #  2. Every function of the API inventory (tests/abi/expected_symbols.txt)
 #     is exported, as a function, by the library that owns it.
-#  3. When the spec is next to the repository (../shared/spec), the
+#  3. When API_INVENTORY names the API inventory the list was generated
+#     from (a maintainer's input, not part of the repository), the
 #     committed list still matches it.
 #
 # Prints one "PASS name" or "FAIL name" line per check (tests/run.sh counts
@@ -72,8 +73,8 @@ check_library libdoca_dma
 check_library libdoca_argp
 check_library libdoca_comch
 
-spec=$root/../shared/spec/06-api-inventory.md
-if [ -r "$spec" ]; then
+spec=${API_INVENTORY:-}
+if [ -n "$spec" ] && [ -r "$spec" ]; then
 	if diff -u "$expected" <("$root/tools/gen-expected-symbols.sh" "$spec") >/dev/null; then
 		pass "abi: expected_symbols.txt matches the spec's API inventory"
 	else

@@ -2,11 +2,11 @@
  * comch_test.h - helpers for the Comch tests.
  *
  *  - an SDK record capture, to assert that a rejected call left exactly one
- *    ERROR record naming the function and a successful call none (D-26, D-36);
+ *    ERROR record naming the function and a successful call none;
  *  - the default devices: 03:00.0 (DPU side) with its representor of
  *    b1:00.0, and b1:00.0 (host side);
  *  - endpoints that record every callback they get into an event log, so a
- *    test can assert exact order (D-6);
+ *    test can assert exact order;
  *  - a pair (server + client) in one process, each on its own PE, driven
  *    from one thread by alternating progress calls.
  *

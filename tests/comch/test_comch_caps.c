@@ -1,8 +1,8 @@
 /*
- * test_comch_caps.c - Comch capabilities per side (04 §1.3, D-12):
+ * test_comch_caps.c - Comch capabilities per side:
  * the server role only on the DPU-side device, the client role only on the
  * host-side device, the profile's limits on both, NULL and foreign handles
- * refused, and "not supported" answered without any SDK record (D-26).
+ * refused, and "not supported" answered without any SDK record.
  */
 #include "comch_test.h"
 

@@ -1,5 +1,5 @@
 /*
- * doca_comch.h on its own (04 §1.2): it compiles as the first and only DOCA
+ * doca_comch.h on its own: it compiles as the first and only DOCA
  * include under -Wall -Werror, keeps the counter values, and its prototypes
  * and callback types have the exact shapes programs assign to.  No harness,
  * which would include doca_error.h first.

@@ -1,6 +1,6 @@
 /*
  * test_comch_lifecycle.c - the state machines of Comch servers and clients
- * (04 §1.11, §1.12, D-2, D-4, D-5) and server discovery:
+ * and server discovery:
  *  - the server goes IDLE -> RUNNING inside doca_ctx_start, never STARTING;
  *  - the client returns DOCA_ERROR_IN_PROGRESS, is STARTING, and becomes
  *    RUNNING from a progress call once a server of its name runs, however
@@ -47,7 +47,7 @@ static void server_starts_synchronously_and_stops_synchronously(void)
 	CHECK(srv.n == 3);
 	CHECK(ct_find_state(&srv, DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING) == 1);
 	CHECK(ct_find_state(&srv, DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE) == 2);
-	/* D-2: a second stop is a silent success. */
+	/* A second stop is a silent success. */
 	CHECK_OK(doca_ctx_stop(srv.ctx));
 	CHECK(srv.n == 3);
 	CHECK_LOG_QUIET();
@@ -142,7 +142,7 @@ static void start_needs_a_configuration_and_a_pe(void)
 	CHECK_REJECT(doca_ctx_start(ctx), DOCA_ERROR_NOT_CONNECTED, "doca_ctx_start");
 	REQUIRE(doca_pe_create(&pe) == DOCA_SUCCESS);
 	REQUIRE(doca_pe_connect_ctx(pe, ctx) == DOCA_SUCCESS);
-	/* Neither send tasks nor events: refused, still IDLE (04 §5 Q6). */
+	/* Neither send tasks nor events: refused, still IDLE. */
 	CHECK_REJECT(doca_ctx_start(ctx), DOCA_ERROR_INVALID_VALUE, "doca_ctx_start");
 	CHECK_OK(doca_ctx_get_state(ctx, &st));
 	CHECK(st == DOCA_CTX_STATE_IDLE);
@@ -250,7 +250,7 @@ static void server_disconnect_ends_one_client(void)
 	CHECK(ct_find_state(&cli, DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING) >= 0);
 	for (int i = 0; i < 100; i++)
 		ct_progress(&srv);
-	CHECK(ct_count(&srv, CT_DISCONNECT) == 0); /* 04 §5 Q2 */
+	CHECK(ct_count(&srv, CT_DISCONNECT) == 0); /* the server's own disconnect raises no callback */
 	CHECK(ct_state(&srv) == DOCA_CTX_STATE_RUNNING);
 	/* The freed slot is reused by the next client. */
 	srv.conn = NULL;

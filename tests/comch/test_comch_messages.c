@@ -1,6 +1,5 @@
 /*
- * test_comch_messages.c - messages over an established connection
- * (04 §1.6-§1.8, §1.13, D-6, D-30):
+ * test_comch_messages.c - messages over an established connection:
  *  - bytes, lengths and boundaries arrive intact, both ways, in order;
  *  - 4080 bytes is the largest message, a larger one is refused at alloc;
  *  - the two ends' ceilings: the smaller one governs a connection;
@@ -146,7 +145,7 @@ static void the_smaller_ceiling_governs_a_connection(void)
 	ct_teardown_pair(&srv, &cli);
 }
 
-/* ---- ordering across the two PEs (D-6) ---- */
+/* ---- ordering across the two PEs ---- */
 
 /* Server: echo every message back from inside the receive callback. */
 static void echo_hook(struct ct_side *s, const struct ct_event *ev)
@@ -250,7 +249,7 @@ static void alloc_refuses_bad_arguments_and_states(void)
 	CHECK_REJECT(doca_comch_server_task_send_alloc_init(srv.server, (struct doca_comch_connection *)junk, "x", 1,
 							    &task),
 		     DOCA_ERROR_INVALID_VALUE, "doca_comch_server_task_send_alloc_init");
-	/* STOPPING (the connection keeps the client there) and IDLE: BAD_STATE (D-30). */
+	/* STOPPING (the connection keeps the client there) and IDLE: BAD_STATE. */
 	CHECK_ERR(doca_ctx_stop(cli.ctx), DOCA_ERROR_IN_PROGRESS);
 	CHECK_REJECT(doca_comch_client_task_send_alloc_init(cli.client, cli.conn, "x", 1, &task), DOCA_ERROR_BAD_STATE,
 		     "doca_comch_client_task_send_alloc_init");
@@ -385,7 +384,7 @@ static void a_message_sent_just_before_a_stop_arrives(void)
 	CHECK_OK(ct_send(&cli, cli.conn, 42, 32));
 	CHECK_ERR(doca_ctx_stop(cli.ctx), DOCA_ERROR_IN_PROGRESS);
 	REQUIRE(ct_run_until(&cli, &srv, ct_is_idle, &cli, 5000));
-	/* The unreported send was flushed (D-1)... */
+	/* The unreported send was flushed... */
 	CHECK(ct_count(&cli, CT_SEND_ERR) == 1 && ct_count(&cli, CT_SEND_OK) == 0);
 	CHECK(cli.ev[ct_find(&cli, CT_SEND_ERR, 0)].status == DOCA_ERROR_SHUTDOWN);
 	/* ...but the bytes had left: the server gets them, then the disconnect. */
@@ -455,7 +454,7 @@ static void send_tasks_keep_no_connection_that_ended(void)
 	CHECK_OK(doca_task_submit(doca_comch_task_send_as_task(task)));
 	REQUIRE(wait_events(&srv, CT_SEND_ERR, 1));
 	CHECK(srv.ev[ct_find(&srv, CT_SEND_ERR, 0)].status == DOCA_ERROR_NOT_CONNECTED);
-	CHECK(ct_state(&srv) == DOCA_CTX_STATE_RUNNING); /* not fatal (D-8) */
+	CHECK(ct_state(&srv) == DOCA_CTX_STATE_RUNNING); /* not fatal */
 	ct_teardown_pair(&srv, &cli);
 }
 
@@ -469,7 +468,7 @@ static void count_consumer(struct doca_comch_event_consumer *event, struct doca_
 	consumer_calls++;
 }
 
-/* No fast path: registered consumer callbacks are kept and never called (04 §1.10). */
+/* No fast path: registered consumer callbacks are kept and never called. */
 static void consumer_callbacks_never_fire(void)
 {
 	const char *name = ct_name("consumers");

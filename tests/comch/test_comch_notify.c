@@ -1,6 +1,6 @@
 /*
- * test_comch_notify.c - a PE hosting Comch contexts in event mode (D-20,
- * 04 §1.11): once armed with doca_pe_request_notification, its handle
+ * test_comch_notify.c - a PE hosting Comch contexts in event mode: once armed
+ * with doca_pe_request_notification, its handle
  * becomes readable when a message arrives, when a client connects or
  * disconnects, and when a STARTING client finds its server; arming while
  * an event is already queued signals at once.  Nothing wakes a PE that has

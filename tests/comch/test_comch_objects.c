@@ -1,7 +1,7 @@
 /*
  * test_comch_objects.c - creating, configuring and destroying Comch
- * servers and clients, and every refusal on the way (04 §1.3-§1.10, D-16,
- * D-29, D-36): NULL and foreign handles, the wrong side's device, a
+ * servers and clients, and every refusal on the way : NULL and foreign
+ * handles, the wrong side's device, a
  * representor of another device, names too long, settings outside IDLE or
  * out of range.  Each refused call leaves exactly one ERROR record naming
  * the function; each successful one leaves none.
@@ -142,7 +142,7 @@ static void the_samples_server_name_fits(void)
 	CHECK_OK(doca_dev_close(host));
 }
 
-/* ---- what a server holds on to (D-29) ---- */
+/* ---- what a server holds on to ---- */
 
 static void device_and_representor_stay_open_while_a_server_exists(void)
 {
@@ -271,7 +271,7 @@ static void settings_are_refused_outside_idle(void)
 		CHECK_OK(doca_comch_server_get_recv_queue_size(srv.server, &v));
 		CHECK_LOG_QUIET();
 	}
-	/* D-16: not IDLE, so not destroyed, and still usable afterwards. */
+	/* Not IDLE, so not destroyed, and still usable afterwards. */
 	CHECK_REJECT(doca_comch_server_destroy(srv.server), DOCA_ERROR_BAD_STATE, "doca_comch_server_destroy");
 	CHECK(ct_state(&srv) == DOCA_CTX_STATE_RUNNING);
 	ct_teardown(&srv, NULL);

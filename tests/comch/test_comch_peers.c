@@ -1,6 +1,6 @@
 /*
- * test_comch_peers.c - a server and a client in two processes (04 §1.9,
- * §1.11, §1.12): the peer is a forked child of this program.
+ * test_comch_peers.c - a server and a client in two processes: the peer is a
+ * forked child of this program.
  *  - the control-path ping/pong across processes, both ends reach IDLE;
  *  - a client process that stops raises the server's disconnect event;
  *  - a client process killed with SIGKILL does too;

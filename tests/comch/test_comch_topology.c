@@ -1,6 +1,6 @@
 /*
- * test_comch_topology.c - Comch on other topologies (SOFTDOCA_TOPOLOGY,
- * D-12, D-34, 04 §1.12): limits overridden per device, a server limited to
+ * test_comch_topology.c - Comch on other topologies (SOFTDOCA_TOPOLOGY):
+ * limits overridden per device, a server limited to
  * one client, a representor of another device, the same server name on two
  * representors, and a ConnectX-7 host device without a Comch role.  The
  * topology is read once per process, so each case runs in a forked child.

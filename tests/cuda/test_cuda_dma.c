@@ -499,7 +499,7 @@ static void broken_rules_fail_like_on_the_cpu_engine(void)
 	CHECK_ERR(doca_task_try_submit(doca_dma_task_memcpy_as_task(task)), DOCA_ERROR_NOT_PERMITTED);
 	doca_task_free(doca_dma_task_memcpy_as_task(task));
 
-	/* Through doca_task_submit the error arrives at the callback, and stops the context (D-8). */
+	/* Through doca_task_submit the error arrives at the callback, and stops the context. */
 	CHECK_OK(submit_copy(sb, small));
 	CHECK(rig_wait_reports(1));
 	CHECK_EQ_U64(rig.failed, 1);

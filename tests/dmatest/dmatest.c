@@ -8,10 +8,10 @@
  *   source arena   bytes = 0x80 | h(offset)   (high bit set), registered
  *                  as two mmaps: a LOCAL_READ_ONLY half and a
  *                  PCI_READ_ONLY half (local reads are always allowed,
- *                  local writes are not: D-32)
+ *                  local writes are not)
  *   dest arena     bytes = h'(offset) & 0x7f  (high bit clear), one window
  *                  per in-flight slot, as two mmaps: LOCAL_READ_WRITE and
- *                  PCI_READ_WRITE (both grant local writes, D-32)
+ *                  PCI_READ_WRITE (both grant local writes)
  *   no-dev arena   an mmap the device was never added to
  *   big range      an address-space reservation (PROT_NONE) one byte
  *                  larger than the max-size capability, for V4 refusals
@@ -26,17 +26,17 @@
  * task the whole span of its window is compared with a pristine copy:
  * the bytes between elements (canaries), the head room and pre-existing
  * data, the unused tail of each element, and the appended bytes, which
- * must equal the source stream in list order (03 §6.5).  Each
+ * must equal the source stream in list order.  Each
  * destination element's data pointer must be unchanged and its data_len
- * grown by exactly what it received (D-23); source metadata unchanged.
+ * grown by exactly what it received; source metadata unchanged.
  *
  * Mixed in: tasks that MUST be refused, each through doca_task_try_submit
- * (never doca_task_submit, which would make the failure fatal, D-8):
+ * (never doca_task_submit, which would make the failure fatal):
  * empty source, destination too small, source or destination list one
  * element too long, destination in a read-only mmap, source or
  * destination in an mmap without the device, NULL buffers, source above
- * the max size, and combinations that check rule precedence (03 §6.6).
- * Each must return its exact code, keep it as the task status (D-27),
+ * the max size, and combinations that check rule precedence.
+ * Each must return its exact code, keep it as the task status,
  * leave the context RUNNING with the in-flight count unchanged, and write
  * nothing.
  *
@@ -592,7 +592,7 @@ static bool compare_with_stream(const struct slot *s, const uint8_t *dst, size_t
 /*
  * The window span of a finished task: bytes outside the appended ranges
  * are untouched, the appended ranges hold the source stream, every
- * element's metadata moved as 03 §6.5 says.  Restores the span afterwards.
+ * element's metadata moved as an append does.  Restores the span afterwards.
  */
 static void verify_done(struct slot *s)
 {
@@ -739,7 +739,7 @@ static void submit_valid(struct slot *s)
 
 	s->is_probe = false;
 	if (donor != NULL) {
-		/* D-23: share an in-flight task's source list (one more reference). */
+		/* Share an in-flight task's source list (one more reference). */
 		memcpy(s->src, donor->src, (size_t)donor->nsrc * sizeof(*s->src));
 		s->nsrc = donor->nsrc;
 		s->total = total = donor->total;
@@ -1014,7 +1014,7 @@ static void submit_probe(struct slot *s)
 
 static void check_pool_and_in_use(void)
 {
-	/* A task in flight cannot be submitted again (D-30). */
+	/* A task in flight cannot be submitted again. */
 	if (ring_count > 0 && rnd_chance(5)) {
 		struct slot *s = ring[(ring_head + ring_count - 1) % MAX_QD];
 
@@ -1104,7 +1104,7 @@ static void world_fini(void)
 			doca_task_free(doca_dma_task_memcpy_as_task(extra));
 		CHECK_EQ_U64(doca_pe_progress(W.pe), 0);
 		CHECK_OK(doca_ctx_stop(W.ctx)); /* synchronous: nothing allocated (B10) */
-		CHECK_OK(doca_ctx_stop(W.ctx)); /* D-2 */
+		CHECK_OK(doca_ctx_stop(W.ctx)); /* stopping an IDLE context succeeds */
 		CHECK_OK(doca_dma_destroy(W.dma));
 	}
 	if (W.pe != NULL)
@@ -1173,7 +1173,7 @@ static void dmatest_run(void)
 		if (opt_verbose && stats.issued % 10000 == 0 && ring_count == 0)
 			printf("dmatest: %lu issued\n", stats.issued);
 	}
-	CHECK_EQ_U64(stats.multi_report_calls, 0); /* D-6: one report per call */
+	CHECK_EQ_U64(stats.multi_report_calls, 0); /* one report per call */
 	world_fini();
 
 	printf("dmatest: %lu tasks (%lu ok, %lu rejected as expected), %lu mismatches\n", stats.ok + stats.rejected,

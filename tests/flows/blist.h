@@ -1,7 +1,7 @@
 /*
  * blist.h - helpers shared by the blist_*.c programs, which each assert one
  * or more of the library behaviours B1..B20 that the official DOCA Core
- * samples rely on (05 §3.0; the mapping is in docs/b-list.md).
+ * samples rely on (the mapping is in docs/b-list.md).
  *
  * Every blist program runs twice under meson: with the default engine and
  * with SOFTDOCA_DMA_WORKERS=2, where copies run on library threads.  In the
@@ -23,7 +23,7 @@
 #include "flows.h"
 
 /* ------------------------------------------------------------------------ */
-/* The program's main thread (D-31: application callbacks run only there)   */
+/* The program's main thread (application callbacks run only there)   */
 /* ------------------------------------------------------------------------ */
 
 static pthread_t blist_main_thread;

@@ -1,5 +1,5 @@
 /*
- * blist_callbacks_only_in_progress - B1 (05 §3.0, D-31, D-6): task
+ * blist_callbacks_only_in_progress - B1: task
  * completion and error callbacks, graph user nodes and graph callbacks run
  * only inside doca_pe_progress, on the thread that calls it, one at a time.
  *
@@ -257,7 +257,7 @@ static void b1_stop_from_main_reports_nothing_inside_the_call(void)
 	CHECK_EQ_U64(flow_ctx_inflight(d.ctx), NUM_TASKS);
 
 	b1_poll(b.pe, b1_all_reported, &d);
-	CHECK_EQ_U64(d.err, NUM_TASKS); /* D-7: flushed, never drained */
+	CHECK_EQ_U64(d.err, NUM_TASKS); /* flushed, never drained */
 	CHECK_EQ_U64(d.ok, 0);
 	b1_poll(b.pe, blist_ctx_is_idle, d.ctx);
 	CHECK(W.last_next == DOCA_CTX_STATE_IDLE);
@@ -433,7 +433,7 @@ static void b1_graph_done(struct doca_graph_instance *inst, union doca_data inst
 	b1_enter();
 	CHECK(g->inst == inst);
 	g->done++;
-	/* G6: resubmitting from the instance's own callback reports nothing here either. */
+	/* Resubmitting from the instance's own callback reports nothing here either. */
 	if (g->resubmits_left > 0) {
 		int before_user = g->user_calls, before_done = g->done;
 

@@ -1,5 +1,5 @@
 /*
- * blist_contexts_share_pe - B15 (05 §3.0, §3.4, §3.11; 03 §4.5): one PE
+ * blist_contexts_share_pe - B15: one PE
  * serves several contexts, of the same type on the same device and of
  * different types; every callback receives the user data of its own
  * context (the value stored at the time of the call); no context starves
@@ -170,7 +170,7 @@ static void b15_each_callback_gets_its_own_ctx_user_data(void)
 	}
 	blist_poll_until(U.b.pe, ud_total_reached, &half, "half of the reports");
 
-	/* 03 §4.5: the value stored at the time of each call is the one handed over. */
+	/* The value stored at the time of each call is the one handed over. */
 	U.expect_ud[1].u64 = 0x5555666677778888ull;
 	CHECK_OK(doca_ctx_set_user_data(U.ctx[1], U.expect_ud[1]));
 	U.changed = true;

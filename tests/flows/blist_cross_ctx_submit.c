@@ -1,5 +1,5 @@
 /*
- * blist_cross_ctx_submit - B17 (05 §3.0, §3.11): a task of context X may be
+ * blist_cross_ctx_submit - B17: a task of context X may be
  * allocated and submitted from inside a callback of context Y on the same
  * PE.  Asserted for every kind of callback Y can be in: a success callback,
  * the error callback of a flushed task, the RUNNING -> STOPPING callback
@@ -202,7 +202,7 @@ static void b17_two_contexts_ping_pong_from_their_callbacks(void)
 	CHECK_EQ_U64(X.y.ok, hops / 2 + 1);
 	CHECK_EQ_U64(X.submit_failures + X.alloc_failures, 0);
 	CHECK_EQ_U64(X.x.bad_data + X.y.bad_data, 0);
-	/* D-6: each hop is its own progress call, never nested in the previous one. */
+	/* Each hop is its own progress call, never nested in the previous one. */
 	CHECK_EQ_U64(busy, hops + 1);
 	CHECK_EQ_U64(doca_pe_progress(X.b.pe), 0);
 	xc_teardown();

@@ -1,5 +1,5 @@
 /*
- * blist_state_cb_user_data - B16 (05 §3.0, §3.2, §3.5, §3.7; 03 §4.5): the
+ * blist_state_cb_user_data - B16: the
  * state-changed callback receives the context's user data as its first
  * argument, on every transition and every path to it: IDLE -> RUNNING
  * inside doca_ctx_start, RUNNING -> STOPPING inside doca_ctx_stop (from

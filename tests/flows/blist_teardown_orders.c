@@ -1,6 +1,5 @@
 /*
- * blist_teardown_orders - B18 and B10 (05 §3.0 to §3.11; D-2, D-4, D-25,
- * D-29, D-36): every clean-up sequence the eleven doca_common samples run
+ * blist_teardown_orders - B18 and B10: every clean-up sequence the eleven doca_common samples run
  * succeeds call by call, in the sample's own order, and logs no SDK record
  * at WARNING or above (the samples print SDK warnings and errors to
  * stderr, and their checks scan it).  doca_ctx_stop on a context that is
@@ -86,7 +85,7 @@ static void td_base_cleanup(struct flow_base *b)
 	memset(b, 0, sizeof(*b));
 }
 
-/* The cleanup stop on an IDLE context: SUCCESS, no callback, no record (D-2). */
+/* The cleanup stop on an IDLE context: SUCCESS, no callback, no record. */
 static void td_stop_idle_again(struct doca_ctx *ctx)
 {
 	int before = T.transitions;
@@ -275,7 +274,7 @@ static void b18_cache_invalidate_order(void)
 	CHECK_OK(doca_ctx_stop(actx));
 	CHECK_OK(doca_dma_destroy(dma));
 	CHECK_OK(doca_mmap_advise_destroy(adv));
-	CHECK_OK(doca_pe_destroy(b.pe)); /* D-25: the buffers are still held */
+	CHECK_OK(doca_pe_destroy(b.pe)); /* the buffers are still held */
 	CHECK_OK(doca_buf_dec_refcount(src, NULL));
 	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
 	CHECK_OK(doca_buf_inventory_stop(b.inv));

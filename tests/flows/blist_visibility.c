@@ -1,5 +1,5 @@
 /*
- * blist_visibility - B19 and B5 (05 §3.0, §3.10, §1.8 item 3; D-7): the
+ * blist_visibility - B19 and B5: the
  * bytes a copy wrote and the destination's new data length are visible to
  * the PE thread when the task's callback runs, and when a dependent graph
  * node runs.  With SOFTDOCA_DMA_WORKERS the copies run on library threads,
@@ -437,7 +437,7 @@ static void b19_a_dependent_graph_node_sees_bytes_and_data_len(void)
 	for (int run = 0; run < GRUNS; run++) {
 		int want = GINST * (run + 1);
 
-		/* New contents for each run; node data stays (05 §1.8 item 10). */
+		/* New contents for each run; node data stays. */
 		for (int k = 0; k < GINST; k++) {
 			struct ginst *gi = &G[k];
 

@@ -1,6 +1,5 @@
 /*
- * dma_local_copy - the DMA sample flow (04 §3.1-§3.2, 03 §6.5, §10
- * items 3, 4, 10, 11, 12; D-2, D-4, D-9, D-23).
+ * dma_local_copy - the DMA sample flow.
  *
  * The device is opened by PCI address; the list-length capability is
  * checked against num_src + num_dst; the mmaps keep their default
@@ -184,7 +183,7 @@ static void lc_copy(size_t length, int num_src, int num_dst)
 	CHECK_OK(doca_pe_connect_ctx(pe, st.ctx));
 	CHECK_OK(doca_ctx_start(st.ctx));
 	CHECK(st.last_state == DOCA_CTX_STATE_RUNNING);
-	/* Ranges are given and the mmaps started after the context runs (D-9: default permissions). */
+	/* Ranges are given and the mmaps started after the context runs (default permissions). */
 	CHECK_OK(doca_mmap_set_memrange(dst_mmap, dst_mem, length));
 	CHECK_OK(doca_mmap_start(dst_mmap));
 	CHECK_OK(doca_mmap_set_memrange(src_mmap, src_mem, length));
@@ -214,7 +213,7 @@ static void lc_copy(size_t length, int num_src, int num_dst)
 	}
 	CHECK(!st.run);
 	CHECK_ERR(st.task_result, DOCA_SUCCESS);
-	CHECK_ERR(st.stop_in_cb, DOCA_ERROR_IN_PROGRESS); /* D-4 */
+	CHECK_ERR(st.stop_in_cb, DOCA_ERROR_IN_PROGRESS); /* a stop inside a callback finishes later */
 	CHECK_EQ_U64(st.starting_seen, 0);
 	CHECK_EQ_U64(st.state_callbacks, 3);
 
@@ -230,7 +229,7 @@ static void lc_copy(size_t length, int num_src, int num_dst)
 
 	CHECK_OK(doca_buf_dec_refcount(dst, NULL));
 	CHECK_OK(doca_buf_dec_refcount(src, NULL));
-	/* D-2: the cleanup stop of the idle context succeeds, with no callback. */
+	/* The cleanup stop of the idle context succeeds, with no callback. */
 	callbacks_before = st.state_callbacks;
 	CHECK_OK(doca_ctx_stop(st.ctx));
 	CHECK_EQ_U64(st.state_callbacks, callbacks_before);

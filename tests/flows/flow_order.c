@@ -3,7 +3,7 @@
  *
  * Each case replays one flow with recording callbacks and compares the
  * whole run, line by line, with the sequence the specification fixes for
- * the default engine (03 §5.3, §7.2; D-4, D-5, D-6, D-8, D-35):
+ * the default engine:
  *
  *   - one unit per doca_pe_progress call: one task report or one state
  *     transition, in submission order; the RUNNING -> STOPPING callback of
@@ -284,7 +284,7 @@ static void order_pe_polling(void)
 	order_submit_all(&R.c[0]);
 	order_progress_until_idle(40);
 	order_stop_all();
-	order_stop_all(); /* D-2: idle again: SUCCESS, no callback */
+	order_stop_all(); /* idle again: SUCCESS, no callback */
 
 	expect_start(1);
 	expect_ok_calls(1, 0, 1, 16);

@@ -95,7 +95,7 @@ static inline size_t flow_pe_inflight(struct doca_pe *pe)
 
 /*
  * True when the library runs with its default engine (cpu, no worker
- * threads, D-35): only then is the exact timing of copies and reports
+ * threads): only then is the exact timing of copies and reports
  * fixed, so a few checks (untouched destinations of flushed tasks, exact
  * interleaving across contexts) are made only in that mode.
  */
@@ -310,7 +310,7 @@ static inline struct doca_dma_task_memcpy *flow_alloc_copy_task(struct flow_base
 		doca_buf_dec_refcount(dst, NULL);
 		return NULL;
 	}
-	/* D-27: a freshly allocated task reads DOCA_SUCCESS. */
+	/* A freshly allocated task reads DOCA_SUCCESS. */
 	CHECK_ERR(doca_task_get_status(doca_dma_task_memcpy_as_task(task)), DOCA_SUCCESS);
 	return task;
 }
@@ -398,7 +398,7 @@ static inline void flow_poll_while(struct doca_pe *pe, const volatile bool *flag
 
 /*
  * Progress until `ctx` is IDLE.  Polls the state, not the return value:
- * with worker threads (D-35) a call may return 0 while work is still
+ * with worker threads a call may return 0 while work is still
  * under way, so "progress returned 0" never means "done".
  */
 static inline void flow_poll_until_idle(struct doca_pe *pe, struct doca_ctx *ctx)

@@ -1,15 +1,15 @@
 /*
  * pe_async_stop - stop a DMA context from inside the 8th of 16 completion
- * callbacks while 8 tasks are still in flight (05 §3.2, 03 §7.2, B9).
+ * callbacks while 8 tasks are still in flight (B9).
  *
  * Asserted: doca_ctx_stop returns IN_PROGRESS there and fires
  * RUNNING -> STOPPING inside the call; exactly 8 tasks succeed and the
- * other 8 arrive at the error callback with DOCA_ERROR_SHUTDOWN (D-1,
- * D-7) from later progress calls, never from the stop itself; the
+ * other 8 arrive at the error callback with DOCA_ERROR_SHUTDOWN from later
+ * progress calls, never from the stop itself; the
  * in-flight counters keep counting flushed-but-unreported tasks; nothing
  * can be allocated, submitted or destroyed while STOPPING; IDLE is
- * reported by a later progress call (D-4) and a second stop on the idle
- * context returns SUCCESS with no callback (D-2).
+ * reported by a later progress call and a second stop on the idle
+ * context returns SUCCESS with no callback.
  */
 #include "flows.h"
 
@@ -95,7 +95,7 @@ static void async_check_stopping_rules(struct async_state *st, struct doca_dma_t
 		  DOCA_ERROR_BAD_STATE);
 	CHECK(extra == NULL);
 	CHECK_ERR(doca_task_submit(t), DOCA_ERROR_BAD_STATE);
-	/* D-27: a failed submit leaves its code as the task status. */
+	/* A failed submit leaves its code as the task status. */
 	CHECK_ERR(doca_task_get_status(t), DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(doca_task_try_submit(t), DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(doca_ctx_stop(st->ctx), DOCA_ERROR_IN_PROGRESS);
@@ -187,8 +187,8 @@ static void async_stop_flushes_the_second_half(void)
 	CHECK(!st.has_stopped);
 	CHECK(flow_ctx_state(st.ctx) == DOCA_CTX_STATE_STOPPING);
 	CHECK_EQ_U64(flow_ctx_inflight(st.ctx), 0);
-	CHECK_ERR(doca_ctx_stop(st.ctx), DOCA_ERROR_IN_PROGRESS); /* 03 §4.2 step 4 */
-	CHECK_ERR(doca_dma_destroy(st.dma), DOCA_ERROR_BAD_STATE); /* D-16 */
+	CHECK_ERR(doca_ctx_stop(st.ctx), DOCA_ERROR_IN_PROGRESS); /* tasks are in flight: the stop finishes later */
+	CHECK_ERR(doca_dma_destroy(st.dma), DOCA_ERROR_BAD_STATE); /* not IDLE: destroy refused */
 	CHECK_EQ_U64(doca_pe_progress(b.pe), 1);
 	CHECK(st.has_stopped);
 	CHECK(flow_ctx_state(st.ctx) == DOCA_CTX_STATE_IDLE);
@@ -199,7 +199,7 @@ static void async_stop_flushes_the_second_half(void)
 	CHECK(st.seen[1][0] == DOCA_CTX_STATE_RUNNING && st.seen[1][1] == DOCA_CTX_STATE_STOPPING);
 	CHECK(st.seen[2][0] == DOCA_CTX_STATE_STOPPING && st.seen[2][1] == DOCA_CTX_STATE_IDLE);
 
-	/* B18/D-2: cleanup stops the idle context again: SUCCESS, no callback. */
+	/* B18: cleanup stops the idle context again: SUCCESS, no callback. */
 	transitions_before = st.transitions;
 	CHECK_OK(doca_ctx_stop(st.ctx));
 	CHECK_EQ_U64(st.transitions, transitions_before);

@@ -1,5 +1,5 @@
 /*
- * pe_event - the event-driven PE flow (05 §3.3, 03 §5.4-§5.5, D-20).
+ * pe_event - the event-driven PE flow.
  *
  * The notification handle is fetched and added to epoll before any
  * context exists; the thread then loops "progress until 0, arm, sleep in

@@ -1,6 +1,6 @@
 /*
  * pe_multi_context - one PE serving four DMA contexts created on the same
- * device (05 §3.4, B15, B17).
+ * device (B15, B17).
  *
  * Asserted: user data set before the connect reaches every callback of
  * its own context; doca_task_get_ctx names the allocating context; each

@@ -1,7 +1,7 @@
 /*
  * pe_polling - the baseline PE flow: one DMA context, 16 copies of 1 KiB,
- * submitted at once and reported by a busy doca_pe_progress loop
- * (05 §3.1).  Beyond what the sample logs, it asserts every destination
+ * submitted at once and reported by a busy doca_pe_progress loop.  Beyond what
+ * the sample logs, it asserts every destination
  * byte and length, the task pool size, the in-flight counters, the task
  * statuses before and after submission, that no callback runs inside a
  * submit, the synchronous cleanup stop and a restart of the same context.
@@ -40,7 +40,7 @@ static void polling_ok_cb(struct doca_dma_task_memcpy *task, union doca_data tas
 	CHECK_EQ_U64(doca_task_get_user_data(t).u64, task_ud.u64);
 	if (task_ud.u64 < 1 || task_ud.u64 > NUM_TASKS || !flow_dst_holds(task, (uint8_t)task_ud.u64))
 		st->bad_data++;
-	/* The reported task is no longer counted as in flight (03 §2.3). */
+	/* The reported task is no longer counted as in flight. */
 	if (flow_ctx_inflight(st->ctx) != (size_t)(st->submitted - st->completed - st->failed))
 		st->inflight_wrong++;
 	flow_release_task(task);
@@ -71,7 +71,7 @@ static void polling_run_batch(struct flow_base *b, struct doca_dma *dma, struct 
 		tasks[i] = flow_alloc_copy_task(b, dma, (uint8_t)(i + 1), (uint64_t)(i + 1));
 		REQUIRE(tasks[i] != NULL);
 	}
-	/* B20/D-30: the pool holds exactly NUM_TASKS tasks. */
+	/* B20: the pool holds exactly NUM_TASKS tasks. */
 	CHECK_ERR(doca_dma_task_memcpy_alloc_init(dma, NULL, NULL, (union doca_data){.u64 = 0}, &extra),
 		  DOCA_ERROR_NO_MEMORY);
 
@@ -80,7 +80,7 @@ static void polling_run_batch(struct flow_base *b, struct doca_dma *dma, struct 
 
 		CHECK_OK(doca_task_submit(t));
 		st->submitted++;
-		/* D-27: in flight reads IN_PROGRESS (unless an engine thread is already done). */
+		/* In flight reads IN_PROGRESS (unless an engine thread is already done). */
 		if (flow_default_engine())
 			CHECK_ERR(doca_task_get_status(t), DOCA_ERROR_IN_PROGRESS);
 	}
@@ -95,7 +95,7 @@ static void polling_run_batch(struct flow_base *b, struct doca_dma *dma, struct 
 	CHECK_EQ_U64(st->bad_data, 0);
 	CHECK_EQ_U64(st->wrong_ctx_ud, 0);
 	CHECK_EQ_U64(st->inflight_wrong, 0);
-	/* D-6: one report per call, so exactly NUM_TASKS busy calls. */
+	/* One report per call, so exactly NUM_TASKS busy calls. */
 	CHECK_EQ_U64(busy, NUM_TASKS);
 	/* Nothing left: progress reports no further work. */
 	CHECK_EQ_U64(doca_pe_progress(st->pe), 0);
@@ -129,7 +129,7 @@ static void polling_copies_sixteen_tasks_and_stops_synchronously(void)
 	CHECK_OK(doca_ctx_stop(st.ctx));
 	CHECK(flow_ctx_state(st.ctx) == DOCA_CTX_STATE_IDLE);
 	CHECK_EQ_U64(doca_pe_progress(b.pe), 0);
-	/* D-2: stopping an idle context again succeeds. */
+	/* Stopping an idle context again succeeds. */
 	CHECK_OK(doca_ctx_stop(st.ctx));
 	CHECK_OK(doca_dma_destroy(dma));
 	flow_base_cleanup(&b);
@@ -170,7 +170,7 @@ static void polling_tasks_return_to_pool_when_freed(void)
 	REQUIRE(dma != NULL);
 	st.ctx = doca_dma_as_ctx(dma);
 	st.pe = b.pe;
-	/* D-30: no allocation before the context runs. */
+	/* No allocation before the context runs. */
 	CHECK_ERR(doca_dma_task_memcpy_alloc_init(dma, NULL, NULL, (union doca_data){.u64 = 0}, &extra),
 		  DOCA_ERROR_BAD_STATE);
 	CHECK_OK(doca_ctx_start(st.ctx));
@@ -202,7 +202,7 @@ static void polling_tasks_return_to_pool_when_freed(void)
 	flow_base_cleanup(&b);
 }
 
-/* D-23: one source buffer may feed several outstanding tasks. */
+/* One source buffer may feed several outstanding tasks. */
 static void polling_one_source_buffer_feeds_many_tasks(void)
 {
 	struct flow_base b;

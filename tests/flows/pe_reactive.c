@@ -1,6 +1,5 @@
 /*
- * pe_reactive - all work is driven from callbacks (05 §3.5, B8, B11, D-4,
- * D-5, D-25).
+ * pe_reactive - all work is driven from callbacks (B8, B11).
  *
  * The RUNNING callback (fired inside doca_ctx_start) allocates and submits
  * the 16 tasks; the 16th completion callback stops the context, which must
@@ -122,7 +121,7 @@ static void reactive_state_cb(const union doca_data ud, struct doca_ctx *ctx, en
 		st->idle_call = st->call;
 		if (!st->destroy_in_idle)
 			break;
-		/* D-25: the PE refuses destruction from inside its own callback. */
+		/* The PE refuses destruction from inside its own callback. */
 		if (st->probe_pe_destroy)
 			st->pe_destroy_in_cb = doca_pe_destroy(st->base->pe);
 		st->destroy_ret = doca_dma_destroy(st->dma);
@@ -179,8 +178,8 @@ static void reactive_everything_runs_from_callbacks(void)
 	CHECK_EQ_U64(st.failed, 0);
 	CHECK_EQ_U64(st.bad_data, 0);
 	CHECK_EQ_U64(st.starting_seen, 0);
-	CHECK_EQ_U64(st.progress_in_cb, 0); /* 03 §5.3 step 2 */
-	/* D-4: a stop inside a progress callback never completes in place. */
+	CHECK_EQ_U64(st.progress_in_cb, 0); /* progress is never nested */
+	/* A stop inside a progress callback never completes in place. */
 	CHECK_ERR(st.stop_ret, DOCA_ERROR_IN_PROGRESS);
 	CHECK_EQ_U64(st.transitions, 3);
 	CHECK(st.order[0] == DOCA_CTX_STATE_RUNNING);
@@ -211,7 +210,7 @@ static void reactive_stop_inside_running_callback_of_start(void)
 	REQUIRE(st.dma != NULL);
 	st.ctx = doca_dma_as_ctx(st.dma);
 
-	/* 03 §4.1 note: start still returns SUCCESS; the nested stop is synchronous. */
+	/* Start still returns SUCCESS; the nested stop is synchronous. */
 	CHECK_OK(doca_ctx_start(st.ctx));
 	CHECK_OK(st.stop_in_running_ret);
 	CHECK(flow_ctx_state(st.ctx) == DOCA_CTX_STATE_IDLE);

@@ -1,13 +1,13 @@
 /*
  * pe_single_task_comp_cb - one function registered as both the success
  * and the error callback, telling them apart with doca_task_get_status
- * (05 §3.6, B4, D-27).
+ * (B4).
  *
  * Asserted: the library accepts the same pointer twice; the status read
  * inside the shared callback is DOCA_SUCCESS for every good copy, the
  * failed rule's code for a task that fails at execution and
  * DOCA_ERROR_SHUTDOWN for the tasks flushed after it; and the status
- * outside callbacks follows D-27 (SUCCESS after alloc, IN_PROGRESS in
+ * outside callbacks follows the task-status rule (SUCCESS after alloc, IN_PROGRESS in
  * flight, the final status after the callback, the refused code after a
  * failed submit, reset by every new submit).
  */
@@ -116,7 +116,7 @@ static void single_callback_reads_failure_and_flush_codes(void)
 		enum doca_ctx_states state = v < bad ? DOCA_CTX_STATE_RUNNING : DOCA_CTX_STATE_STOPPING;
 
 		CHECK_ERR(st.status_of[v], want);
-		CHECK(st.state_in_cb[v] == state); /* D-8: every error callback sees STOPPING */
+		CHECK(st.state_in_cb[v] == state); /* every error callback sees STOPPING */
 	}
 	flow_poll_until_idle(b.pe, st.ctx);
 	CHECK(flow_ctx_state(st.ctx) == DOCA_CTX_STATE_IDLE);
@@ -149,7 +149,7 @@ static void single_status_follows_the_task_lifecycle(void)
 	CHECK_ERR(doca_task_get_status(t), DOCA_SUCCESS); /* after the callback */
 	CHECK_ERR(st.status_of[1], DOCA_SUCCESS);
 
-	/* A refused submit leaves its code as the status (D-27). */
+	/* A refused submit leaves its code as the status. */
 	dst = doca_dma_task_memcpy_get_dst(task);
 	doca_dma_task_memcpy_set_dst(task, NULL);
 	CHECK(doca_dma_task_memcpy_get_dst(task) == NULL);
@@ -164,7 +164,7 @@ static void single_status_follows_the_task_lifecycle(void)
 	CHECK_OK(doca_task_try_submit(t));
 	if (flow_default_engine())
 		CHECK_ERR(doca_task_get_status(t), DOCA_ERROR_IN_PROGRESS);
-	/* Resubmitting a task that is in flight is refused (D-30). */
+	/* Resubmitting a task that is in flight is refused. */
 	CHECK_ERR(doca_task_submit(t), DOCA_ERROR_IN_USE);
 	flow_poll_counter(b.pe, &st.calls, 2);
 	CHECK_ERR(doca_task_get_status(t), DOCA_SUCCESS);

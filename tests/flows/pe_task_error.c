@@ -1,7 +1,7 @@
 /*
  * pe_task_error - a task that fails while executing is fatal to its DMA
  * context, and the application recovers without ever calling
- * doca_ctx_stop (05 §3.7, B5, B12, B13, D-3, D-7, D-8, D-30).
+ * doca_ctx_stop (B5, B12, B13).
  *
  * The sample's run: 255 tasks, the third with a zero-length source, all
  * submitted with plain doca_task_submit.  Asserted: all 255 submits
@@ -100,7 +100,7 @@ static void error_err_cb(struct doca_dma_task_memcpy *task, union doca_data task
 		st->other_status++;
 		fprintf(stderr, "task %" PRIu64 ": unexpected status %s\n", task_ud.u64, doca_error_get_name(status));
 	}
-	/* D-8: every error callback observes STOPPING. */
+	/* Every error callback observes STOPPING. */
 	if (flow_ctx_state(st->ctx) != DOCA_CTX_STATE_STOPPING)
 		st->wrong_state++;
 	if (!st->probed) {
@@ -181,7 +181,7 @@ static void error_run(int ntasks, int bad, enum bad_kind kind)
 		REQUIRE(tasks[i] != NULL);
 	}
 	REQUIRE(error_make_bad(&b, tasks[bad - 1], kind, alt_mmap, alt_mem));
-	/* B13/D-30: every submit is accepted, the bad one included. */
+	/* B13: every submit is accepted, the bad one included. */
 	for (int i = 0; i < ntasks; i++)
 		CHECK_OK(doca_task_submit(doca_dma_task_memcpy_as_task(tasks[i])));
 	CHECK(flow_ctx_state(st.ctx) == DOCA_CTX_STATE_RUNNING); /* nothing failed inside submit */
@@ -198,7 +198,7 @@ static void error_run(int ntasks, int bad, enum bad_kind kind)
 		inflight = flow_ctx_inflight(st.ctx);
 	}
 	CHECK_EQ_U64(inflight, 0);
-	/* 03 §4.2 step 4: stopping a context that is already STOPPING. */
+	/* Stopping a context that is already STOPPING. */
 	if (!st.has_stopped)
 		CHECK_ERR(doca_ctx_stop(st.ctx), DOCA_ERROR_IN_PROGRESS);
 	while (!st.has_stopped && flow_now() < deadline)
@@ -213,8 +213,8 @@ static void error_run(int ntasks, int bad, enum bad_kind kind)
 	CHECK_EQ_U64(st.other_status, 0);
 	CHECK_EQ_U64(st.bad_data, 0);
 	CHECK_EQ_U64(st.wrong_state, 0);
-	CHECK_ERR(st.bad_status, error_expected_status(kind)); /* D-3 */
-	/* D-8: the state change immediately precedes the failing task's callback. */
+	CHECK_ERR(st.bad_status, error_expected_status(kind)); /* the broken rule's code */
+	/* The state change immediately precedes the failing task's callback. */
 	CHECK_EQ_U64(st.stopping_seq + 1, st.bad_seq);
 	CHECK_EQ_U64(st.transitions, 3);
 	CHECK_ERR(st.resubmit_ret, DOCA_ERROR_BAD_STATE);
@@ -243,7 +243,7 @@ static void error_run(int ntasks, int bad, enum bad_kind kind)
 	/* B18: the cleanup stop on the idle context succeeds. */
 	CHECK_OK(doca_ctx_stop(st.ctx));
 	CHECK_OK(doca_dma_destroy(st.dma));
-	flow_mmap_free(alt_mmap); /* before the device closes (D-29) */
+	flow_mmap_free(alt_mmap); /* before the device closes */
 	flow_base_cleanup(&b);
 	free(alt_mem);
 }

@@ -2,7 +2,7 @@
  * pe_task_resubmit - four tasks carry sixteen copies: each completion
  * callback releases its task's buffers, points the task at the next
  * buffer pair with the setters, changes its user data and resubmits it
- * (05 §3.8, B6, D-23, D-27, D-6).
+ * (B6).
  *
  * Asserted: resubmission from the task's own callback works; the setters
  * and getters work on a completed task; the user data handed to the next
@@ -167,7 +167,7 @@ static void resubmit_four_tasks_carry_sixteen_copies(void)
 	CHECK_EQ_U64(st.setter_mismatch, 0);
 	CHECK_EQ_U64(st.resubmit_failures, 0);
 	CHECK_EQ_U64(st.status_not_in_progress, 0);
-	/* D-6: a resubmitted task is never reported by the same call. */
+	/* A resubmitted task is never reported by the same call. */
 	CHECK_EQ_U64(st.max_callbacks_per_call, 1);
 	/* Default engine: the FIFO makes the reports run 1..16 in order. */
 	if (flow_default_engine())

@@ -1,6 +1,6 @@
 /*
  * pe_task_try_submit - the pe_polling flow with every submission going
- * through the validating doca_task_try_submit (05 §3.9, B7, 03 §6.6).
+ * through the validating doca_task_try_submit (B7).
  *
  * Asserted: the sample's tasks (a full source by data, an empty
  * destination by address with exactly enough room) are accepted; a
@@ -81,7 +81,7 @@ static void try_submit_accepts_the_sample_tasks(void)
 	for (int i = 0; i < NUM_TASKS; i++)
 		CHECK_OK(doca_task_try_submit(doca_dma_task_memcpy_as_task(tasks[i])));
 	CHECK_EQ_U64(st.completed, 0); /* B1 */
-	/* A task in flight cannot be submitted again (D-30). */
+	/* A task in flight cannot be submitted again. */
 	CHECK_ERR(doca_task_try_submit(doca_dma_task_memcpy_as_task(tasks[0])), DOCA_ERROR_IN_USE);
 	flow_poll_counter(b.pe, &st.completed, NUM_TASKS);
 	CHECK_EQ_U64(st.completed, NUM_TASKS);

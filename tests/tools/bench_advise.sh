@@ -15,4 +15,9 @@ has advise out "^64 KiB:$"
 has advise out "^  comch +n/a"
 [ "$(grep -Ec '^  -> (dma|memcpy|comch) \(rule [12]: ' "$TMP/advise.out")" = 2 ] ||
 	fail "two recommendations naming their rule"
+# It says whose numbers these are: this machine's engine, not a card's.
+has advise out "^Measured on this machine: dma ran on 0000:03:00.0 through softdoca's cpu engine"
+has advise out "On a BlueField or ConnectX the DMA engine moves the bytes without the CPU"
+has advise out "measure there with"
+hasnt advise out "Targets"
 finish

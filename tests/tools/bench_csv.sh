@@ -24,5 +24,11 @@ run lat 0 "$BENCH" --mode latency --job-size 64 --tasks 300 --no-baselines --csv
 grep -Eq '^latency,local,1,1,dma,64,300,[0-9.]+,[0-9.]+,[0-9.]+,,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9]+,[0-9.]+,0,""$' "$TMP/l.csv" ||
 	fail "latency row: $(tail -1 "$TMP/l.csv")"
 
-run unwritable 2 "$BENCH" --tasks 10 --no-baselines --csv "$TMP/no/such/dir/x.csv"
+# An output file that cannot be written is refused before anything is measured (status 4).
+run unwritable 4 "$BENCH" --tasks 10 --no-baselines --csv "$TMP/no/such/dir/x.csv"
+has unwritable err "^softdoca-bench: --csv .*/no/such/dir/x.csv: cannot write there \(the folder .*/no/such/dir: No such file or directory\); nothing was measured\.$"
+hasnt unwritable out "jobs/s"
+mkdir "$TMP/adir"
+run into_a_folder 4 "$BENCH" --tasks 10 --no-baselines --csv "$TMP/adir"
+has into_a_folder err "cannot write there \(it is a folder\)"
 finish

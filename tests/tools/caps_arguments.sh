@@ -24,6 +24,10 @@ has help out "^Usage: softdoca-caps"
 has help out "--list-rep-devs"
 run help_short 0 "$CAPS" -h
 has help_short out "^Usage: softdoca-caps"
+# An installed program points at its manual page and documentation, not at a README it does not ship with.
+has help out "man softdoca-caps"
+has help out "/share/doc/softdoca/docs/topology.md"
+hasnt help out "README"
 
 run version 0 "$CAPS" -v
 has version out "^softdoca-caps \(softdoca [0-9]+\.[0-9]+\.[0-9]+\)$"

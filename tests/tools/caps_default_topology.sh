@@ -65,6 +65,9 @@ run libs 0 "$CAPS" --list-libs
 has libs out "^Libraries:$"
 has libs out $'^\tcommon +present \\(.*libdoca_common\\.so'
 has libs out $'^\tdma +present \\(.*libdoca_dma\\.so'
+# Every library the same way: a full path, whether it was linked or opened at run time.
+[ "$(grep -Ec $'^\t(common|dma|argp|comch) +(present \\(/[^)]*/libdoca_[a-z]+\\.so[.0-9]*\\)|not present)$' "$TMP/libs.out")" = 4 ] ||
+	fail "library lines are not all 'present (<full path>)' or 'not present': $(cat "$TMP/libs.out")"
 hasnt libs out "^PCI:"
 
 run devs 0 "$CAPS" --list-devs

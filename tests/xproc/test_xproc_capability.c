@@ -1,7 +1,7 @@
 /*
  * A device without the create-from-export capability cannot import a PCI
  * descriptor, and one without the export capability cannot export
- * (02 §4.3.17, §4.3.19, §4.3.21; the cx7 profile of D-34).  Run with
+ * (the cx7 profile reports neither).  Run with
  * SOFTDOCA_TOPOLOGY naming cx7_topology.ini.
  */
 #include "xproc_test.h"

@@ -1,8 +1,8 @@
 /*
- * DMA between two processes (02 §6, 03 §6.5-6.6): an exporter peer
+ * DMA between two processes: an exporter peer
  * process, this process importing.  Reads and writes in both directions
- * (host-side export read from the DPU-side device and the reverse: D-14
- * checks no pairing), scatter-gather lists mixing local and remote
+ * (host-side export read from the DPU-side device and the reverse: no
+ * device pairing is checked), scatter-gather lists mixing local and remote
  * buffers, large copies, read-only exports, out-of-range buffers, and the
  * data path chosen for heap, memfd and /dev/shm memory.
  *

@@ -1,6 +1,6 @@
 /*
- * Export descriptors inside one process (02 §4.3.16-4.3.19, §6, D-18,
- * D-37): what export hands out, what an import of it looks like, and how
+ * Export descriptors inside one process : what export hands out, what an
+ * import of it looks like, and how
  * every kind of bad descriptor is refused without a crash.  Forged
  * descriptors are built with the library's own encoder (xproc_desc.c is
  * compiled into this test) so that only the field under test is wrong.
@@ -32,7 +32,7 @@ static void export_gives_a_small_stable_descriptor(void)
 	REQUIRE(m != NULL);
 	REQUIRE(doca_mmap_add_dev(m, dpu) == DOCA_ERROR_NOT_PERMITTED); /* started: devices frozen */
 	XT_QUIET_OK(doca_mmap_export_pci(m, host, &d1, &n1));
-	CHECK(n1 > 0 && n1 <= 256); /* D-18 */
+	CHECK(n1 > 0 && n1 <= 256); /* at most 256 bytes */
 	XT_QUIET_OK(doca_mmap_export_pci(m, host, &d2, &n2));
 	CHECK(d1 == d2 && n1 == n2); /* same device: same bytes */
 	XT_QUIET_OK(doca_mmap_get_exported(m, &exported));
@@ -88,7 +88,7 @@ static void imported_mmap_has_the_exporters_range_and_is_frozen(void)
 	XT_REJECT(doca_mmap_export_pci(imp, dpu, &d, &n), DOCA_ERROR_NOT_PERMITTED, "doca_mmap_export_pci");
 	XT_REJECT(doca_mmap_add_dev(imp, host), DOCA_ERROR_NOT_PERMITTED, "doca_mmap_add_dev");
 	XT_REJECT(doca_mmap_set_permissions(imp, 0), DOCA_ERROR_NOT_PERMITTED, "doca_mmap_set_permissions");
-	/* The device cannot be closed under the import (D-29). */
+	/* The device cannot be closed under the import. */
 	CHECK_ERR(doca_dev_close(dpu), DOCA_ERROR_IN_USE);
 	XT_QUIET_OK(doca_mmap_destroy(imp));
 	XT_QUIET_OK(doca_mmap_destroy(m));
@@ -293,7 +293,7 @@ static void stale_exporter_identity_is_invalid_value(void)
 	CHECK_OK(doca_mmap_destroy(m));
 }
 
-/* Import succeeds; the first access fails with IO_FAILED (D-37). */
+/* Import succeeds; the first access fails with IO_FAILED. */
 static void check_import_is_cut_off(const uint8_t *desc, size_t n, uint32_t mask)
 {
 	struct doca_mmap *imp = NULL, *loc;
@@ -305,10 +305,10 @@ static void check_import_is_cut_off(const uint8_t *desc, size_t n, uint32_t mask
 	loc = xt_local_mmap(dpu, local, sizeof(local), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	REQUIRE(loc != NULL && xt_dma_start(&x, dpu, 4));
 	struct doca_buf *s = xt_src(&x, imp, (uintptr_t)mem, 256), *t = xt_dst(&x, loc, (uintptr_t)local, 512);
-	REQUIRE(s != NULL && t != NULL); /* allocation on a dead import still works (02 §6.4) */
+	REQUIRE(s != NULL && t != NULL); /* allocation on a dead import still works */
 	xt_log_reset();
 	CHECK_ERR(xt_dma_copy(&x, s, t), DOCA_ERROR_IO_FAILED);
-	CHECK(xt_errors == 0 && xt_warnings == 0); /* execution failures: DEBUG at most (D-36) */
+	CHECK(xt_errors == 0 && xt_warnings == 0); /* execution failures: DEBUG at most */
 	doca_buf_dec_refcount(t, NULL);
 	if (mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE) {
 		t = xt_dst(&x, imp, (uintptr_t)mem, 256);
@@ -357,7 +357,7 @@ static void stopped_or_restarted_export_fails_at_access(void)
 	memcpy(old, d, n);
 	CHECK_OK(doca_mmap_stop(m));
 	check_import_is_cut_off(old, n, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
-	/* Exported maps can only be destroyed after stop (02 §4.2): re-export a new one. */
+	/* Exported maps can only be destroyed after stop: re-export a new one. */
 	CHECK_OK(doca_mmap_destroy(m));
 	m = exported_mmap(DOCA_ACCESS_FLAG_PCI_READ_ONLY, &d, &n);
 	REQUIRE(m != NULL);
@@ -382,7 +382,7 @@ static void stop_after_import_cuts_off_the_next_task(void)
 	struct doca_buf *s = xt_src(&x, imp, (uintptr_t)mem, 256), *t = xt_dst(&x, loc, (uintptr_t)local, 256);
 	CHECK_OK(xt_dma_copy(&x, s, t));
 	CHECK_OK(doca_buf_reset_data_len(t));
-	/* The importer's buffers do not pin the exporter (02 §6.4). */
+	/* The importer's buffers do not pin the exporter. */
 	CHECK_OK(doca_mmap_stop(m));
 	CHECK_ERR(xt_dma_copy(&x, s, t), DOCA_ERROR_IO_FAILED);
 	doca_buf_dec_refcount(s, NULL);

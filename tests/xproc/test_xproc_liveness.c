@@ -1,6 +1,6 @@
 /*
- * The importer is cut off the moment the export ends (02 §6.4, D-3,
- * D-37): the exporter is killed in the middle of a stream of copies,
+ * The importer is cut off the moment the export ends : the exporter is killed
+ * in the middle of a stream of copies,
  * stops or destroys its mmap (and reuses the memory) while the importer
  * is busy, exits, or execs another program.  Tasks then fail with
  * DOCA_ERROR_IO_FAILED within 100 ms, never hang, and never report bytes
@@ -108,7 +108,8 @@ static void *actor_main(void *arg)
 /*
  * Stream until a task fails.  Every successful read must carry the
  * exporter's pattern; a read that started more than `grace_ms` after the
- * act was complete must fail, and within 100 ms.  (A shared-mapping import learns of its exporter's death within a
+ * act was complete must fail, and within 100 ms.  (A shared-mapping import
+ * learns of its exporter's death within a
  * millisecond: its memory cannot be recycled, so reads meanwhile still see
  * the exporter's last bytes.)
  */

@@ -6,7 +6,7 @@
  *   process reads that file, imports and copies both ways: the DMA
  *   samples' flow, with no parent/child relation between the two.
  * - An importer whose seccomp filter refuses process_vm_readv/writev falls
- *   back to /proc/PID/mem (02 §6.5); a shared-mapping export needs neither.
+ *   back to /proc/PID/mem; a shared-mapping export needs neither.
  * - When the kernel refuses every path (non-dumpable exporter, importer
  *   without CAP_SYS_PTRACE) the import fails with NOT_PERMITTED and an
  *   error that names the cause and the fix.

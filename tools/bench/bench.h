@@ -17,6 +17,8 @@
  *   bench_plot.c      PNG plot through gnuplot
  *   bench_progress.c  progress bar on stderr
  *   bench_advise.c    --advise: which data path for which size, and why
+ *   bench_limits.c    what is refused before measuring, and why
+ *   bench_doca_args.c DOCA Bench's flags, for doca_bench
  */
 #ifndef BENCH_H_
 #define BENCH_H_
@@ -36,16 +38,25 @@
 #define BENCH_MAX_DEPTH 256   /* tasks in flight per thread */
 #define BENCH_MAX_THREADS 64
 #define BENCH_MAX_SIZES 64
-#define BENCH_MAX_SIZE GIB     /* largest job size accepted */
+/*
+ * Largest size the command line reads (an overflow guard only).  What a run
+ * accepts is what one DMA memcpy task may carry on the chosen device,
+ * doca_dma_cap_task_memcpy_get_max_buf_size (bench_limits.c).
+ */
+#define BENCH_PARSE_MAX_SIZE (1024 * GIB)
 #define BENCH_SIDE_CAP (32 * MIB) /* bytes of sources (and of destinations) per thread */
 
-/* Exit status of the bench (documented in the README and --help). */
+/* Exit status of the bench (documented in the README, --help and the man pages). */
 enum bench_exit {
 	BENCH_EXIT_OK = 0,
 	BENCH_EXIT_USAGE = 1,
 	BENCH_EXIT_FAILED = 2,	    /* a DOCA call, a copy or a verification failed */
 	BENCH_EXIT_UNAVAILABLE = 3, /* the requested memory mode is not available here */
+	BENCH_EXIT_OUTPUT = 4,	    /* an output file (--csv, --plot) cannot be written */
 };
+
+/* The program's name in messages: softdoca-bench or doca_bench. */
+extern const char *bench_prog;
 
 enum bench_mode { BENCH_THROUGHPUT, BENCH_LATENCY };
 enum bench_mem { BENCH_MEM_LOCAL, BENCH_MEM_REMOTE };
@@ -63,7 +74,11 @@ struct bench_options {
 	unsigned int repeat; /* runs per measurement; the best is kept */
 	const char *pci_addr;
 	const char *csv_path;
+	const char *csv_option; /* the flag that named csv_path, for messages (NULL: --csv) */
 	const char *plot_path;
+	bool csv_append; /* add rows to an existing CSV file instead of replacing it */
+	int cores[BENCH_MAX_THREADS]; /* --core-list: worker i runs on cores[i % n_cores] */
+	unsigned int n_cores;	      /* 0: one allowed CPU per worker, in order */
 	bool progress; /* --progress: draw the bar even when stderr is not a tty */
 	bool verify;
 	bool baselines;
@@ -246,6 +261,13 @@ struct bench_budget {
 };
 void bench_budget_for(const struct bench_options *o, struct bench_budget *budget);
 
+/* Whether `info` is the kind of device the run asks for (--pci-addr, --mem remote). */
+struct doca_devinfo;
+bool bench_device_wanted(const struct bench_options *o, struct doca_devinfo *info);
+
+/* Per thread: bytes of sources (and of destinations) for jobs up to `largest`. */
+size_t bench_side_len_for(size_t largest, unsigned int depth);
+
 /* Jobs in flight for a size: limited by the depth and by the side length. */
 unsigned int bench_slots_for(size_t side_len, size_t size, unsigned int depth);
 
@@ -304,9 +326,28 @@ const struct bench_result *bench_find(const struct bench_result *r, unsigned int
 
 int bench_advise(struct bench *b, struct bench_comch *comch, const char *comch_why);
 
-/* ---- command line (bench_args.c) ---- */
+/* ---- command line (bench_args.c, bench_doca_args.c) ---- */
 
 /* BENCH_EXIT_OK, BENCH_EXIT_USAGE; *done when --help/--version was handled. */
 int bench_parse_args(int argc, char **argv, struct bench_options *o, bool *done);
+/* The same from DOCA Bench's flags (doca_bench). */
+int bench_doca_parse_args(int argc, char **argv, struct bench_options *o, bool *done);
+
+/* Shared by both parsers (bench_args.c). */
+void bench_default_options(struct bench_options *o);
+/* A size: digits with an optional binary suffix; NULL, or why not. */
+const char *bench_parse_size(const char *text, size_t *out);
+/* A CPU list "0,3,6-10" into o->cores; NULL, or why not. */
+const char *bench_parse_core_list(const char *text, struct bench_options *o);
+void bench_print_version(void);
+
+/* ---- checks before measuring (bench_limits.c) ---- */
+
+/*
+ * Refuse, before anything is measured, what cannot work: job sizes over the
+ * device's per-task limit or the machine's memory, cores the process may
+ * not use, output files that cannot be written.  BENCH_EXIT_*.
+ */
+int bench_check_before_measuring(const struct bench_options *o, size_t largest, unsigned int threads);
 
 #endif /* BENCH_H_ */

@@ -8,7 +8,7 @@
  *           fits in one message;
  *   memcpy  a plain CPU copy (local memory), or process_vm_readv when the
  *           source is in another process (--mem remote).
- * The rule (also in the README):
+ * The rule (also in the README and softdoca-bench(1)):
  *   1. DMA is recommended when it reaches at least ADVISE_DMA_MARGIN of the
  *      fastest candidate's bytes per second: it is asynchronous (the copy
  *      can run beside the program's own work) and it is the one path that
@@ -16,6 +16,7 @@
  *   2. Otherwise the fastest candidate is recommended.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -95,6 +96,28 @@ static void recommend(const struct candidate c[METHOD_COUNT])
 		       bench_method_name((enum bench_method)best));
 }
 
+static const char *env_or(const char *name, const char *fallback)
+{
+	const char *v = getenv(name);
+
+	return v != NULL && *v != '\0' ? v : fallback;
+}
+
+/*
+ * Say whose numbers these are.  Every candidate ran on this machine: "dma"
+ * on the engine softdoca gives the device, which moves the bytes with this
+ * machine's CPU, not on a card's DMA engine.
+ */
+static void print_what_was_measured(const struct bench *b)
+{
+	printf("Measured on this machine: dma ran on %s through softdoca's %s engine (SOFTDOCA_ENGINE;\n"
+	       "  DMA workers: %s), so its copies used this machine's CPU, as memcpy and comch did.\n"
+	       "  On a BlueField or ConnectX the DMA engine moves the bytes without the CPU, at the card's\n"
+	       "  own rates: this advice is for running on softdoca here; for a card, measure there with\n"
+	       "  DOCA Bench (doca_bench --pipeline-steps doca_dma).\n",
+	       b->dev_pci, env_or("SOFTDOCA_ENGINE", "cpu"), env_or("SOFTDOCA_DMA_WORKERS", "0, copies inside doca_pe_progress"));
+}
+
 int bench_advise(struct bench *b, struct bench_comch *comch, const char *comch_why)
 {
 	const struct bench_options *o = &b->opts;
@@ -114,6 +137,7 @@ int bench_advise(struct bench *b, struct bench_comch *comch, const char *comch_w
 	       bench_mem_name(o->mem), o->threads, o->threads == 1 ? "" : "s");
 	printf("Rule: 1. dma when it reaches >= %.2fx of the fastest candidate; 2. otherwise the fastest.\n",
 	       ADVISE_DMA_MARGIN);
+	print_what_was_measured(b);
 	for (unsigned int i = 0; i < o->n_advise; i++) {
 		char size[32];
 

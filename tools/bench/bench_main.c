@@ -112,14 +112,15 @@ static int report(struct bench *b, const struct bench_result *results, unsigned 
 	bench_print_results(b, results, n);
 	if (b->opts.app_work_s > 0)
 		bench_print_overlap(b, results, n);
-	if (b->opts.mem == BENCH_MEM_LOCAL)
+	/* softdoca's own goals: shown only to whoever asks for them. */
+	if (b->opts.targets && b->opts.mem == BENCH_MEM_LOCAL)
 		bench_print_targets(results, n);
-	else
+	else if (b->opts.targets)
 		printf("\nTargets: they are defined for local memory; run without --mem remote to see them.\n");
 	if (b->opts.csv_path != NULL && bench_write_csv(b->opts.csv_path, b, results, n) != BENCH_EXIT_OK)
-		rc = BENCH_EXIT_FAILED;
+		rc = BENCH_EXIT_OUTPUT;
 	if (b->opts.plot_path != NULL && bench_write_plot(b->opts.plot_path, b, results, n) != BENCH_EXIT_OK)
-		rc = BENCH_EXIT_FAILED;
+		rc = BENCH_EXIT_OUTPUT;
 	return rc;
 }
 
@@ -163,6 +164,18 @@ static int run(struct bench *b, const struct plan *plan)
 	return rc != BENCH_EXIT_OK ? rc : rc2;
 }
 
+/*
+ * One program, two command lines: softdoca-bench's own, and DOCA Bench's
+ * flags for doca_bench (built from the same sources with SD_DOCA_BENCH).
+ */
+#ifdef SD_DOCA_BENCH
+const char *bench_prog = "doca_bench";
+#define parse_command_line bench_doca_parse_args
+#else
+const char *bench_prog = "softdoca-bench";
+#define parse_command_line bench_parse_args
+#endif
+
 int main(int argc, char **argv)
 {
 	static struct bench bench;
@@ -170,7 +183,7 @@ int main(int argc, char **argv)
 	size_t largest = 0;
 	unsigned int threads = 1;
 	bool done = false;
-	int rc = bench_parse_args(argc, argv, &bench.opts, &done);
+	int rc = parse_command_line(argc, argv, &bench.opts, &done);
 
 	if (rc != BENCH_EXIT_OK || done)
 		return rc;
@@ -184,6 +197,9 @@ int main(int argc, char **argv)
 		if (plan.p[i].threads > threads)
 			threads = plan.p[i].threads;
 	}
+	rc = bench_check_before_measuring(&bench.opts, largest, threads);
+	if (rc != BENCH_EXIT_OK)
+		return rc;
 	rc = bench_setup(&bench, largest, threads);
 	if (rc == BENCH_EXIT_OK)
 		rc = run(&bench, &plan);

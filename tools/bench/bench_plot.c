@@ -6,6 +6,7 @@
  * latency runs plot p50 and p99 against the job size.  Without gnuplot the
  * bench says so and skips the plot; the run still succeeds.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +65,32 @@ static bool has_data(const struct bench_result *r, unsigned int n, enum bench_me
 	return false;
 }
 
+/* x tics at the measured sizes, labelled as the tables write them ("64 B", "4 KiB"). */
+static void size_tics(FILE *g, const struct bench_result *r, unsigned int n, enum bench_mode mode)
+{
+	size_t seen[BENCH_MAX_SIZES];
+	unsigned int n_seen = 0;
+	bool first = true;
+
+	fprintf(g, "set xtics (");
+	for (unsigned int i = 0; i < n; i++) {
+		char label[32];
+		bool dup = false;
+
+		if (!r[i].available || r[i].point.mode != mode)
+			continue;
+		for (unsigned int k = 0; k < n_seen && !dup; k++)
+			dup = seen[k] == r[i].point.size;
+		if (dup || n_seen == BENCH_MAX_SIZES)
+			continue;
+		seen[n_seen++] = r[i].point.size;
+		bench_format_size(r[i].point.size, label, sizeof(label));
+		fprintf(g, "%s\"%s\" %zu", first ? "" : ", ", label, r[i].point.size);
+		first = false;
+	}
+	fprintf(g, ")\n");
+}
+
 static void script(FILE *g, const char *png, const struct bench *b, const struct bench_result *r, unsigned int n)
 {
 	enum bench_mode mode = b->opts.mode;
@@ -72,10 +99,13 @@ static void script(FILE *g, const char *png, const struct bench *b, const struct
 
 	fprintf(g, "set terminal pngcairo size 1000,600 noenhanced\n");
 	fprintf(g, "set output '%s'\n", png);
-	fprintf(g, "set title 'softdoca-bench %s, %s memory, %u thread(s)'\n", bench_mode_name(mode),
-		bench_mem_name(b->opts.mem), b->opts.threads);
-	fprintf(g, "set logscale xy 2\nset grid\nset key outside right top\n");
-	fprintf(g, "set xlabel 'job size'\nset format x '%%.0b %%BB'\n");
+	fprintf(g, "set title '%s %s, %s memory, %u thread%s'\n", bench_prog, bench_mode_name(mode),
+		bench_mem_name(b->opts.mem), b->opts.threads, b->opts.threads == 1 ? "" : "s");
+	/* Sizes double or quadruple: a base-2 x axis; rates span decades: a base-10 y axis in plain numbers. */
+	fprintf(g, "set logscale x 2\nset logscale y 10\nset grid\nset key outside right top\n");
+	fprintf(g, "set xlabel 'job size'\n");
+	size_tics(g, r, n, mode);
+	fprintf(g, "set format y '%%g'\n");
 	fprintf(g, "set ylabel '%s'\n", mode == BENCH_LATENCY ? "latency (ns)" : "throughput (GB/s)");
 	fprintf(g, "plot ");
 	for (int m = 0; m < METHOD_COUNT; m++) {
@@ -96,6 +126,21 @@ static void script(FILE *g, const char *png, const struct bench *b, const struct
 	}
 }
 
+/* Whether `png` now starts with the PNG signature. */
+static bool is_png(const char *png)
+{
+	static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+	unsigned char head[8];
+	FILE *f = fopen(png, "rb");
+	bool ok;
+
+	if (f == NULL)
+		return false;
+	ok = fread(head, 1, sizeof(head), f) == sizeof(head) && memcmp(head, sig, sizeof(sig)) == 0;
+	fclose(f);
+	return ok;
+}
+
 int bench_write_plot(const char *png, const struct bench *b, const struct bench_result *r, unsigned int n)
 {
 	FILE *g;
@@ -105,16 +150,20 @@ int bench_write_plot(const char *png, const struct bench *b, const struct bench_
 		printf("\nplot %s skipped: gnuplot is not installed (Debian: apt-get install gnuplot-nox)\n", png);
 		return BENCH_EXIT_OK;
 	}
-	g = popen("gnuplot", "w");
+	/*
+	 * gnuplot writes the picture to its stdout when `set output` fails: keep
+	 * its stdout away from ours, so a PNG never reaches a terminal.
+	 */
+	g = popen("exec gnuplot >/dev/null", "w");
 	if (g == NULL) {
-		perror("softdoca-bench: gnuplot");
-		return BENCH_EXIT_FAILED;
+		fprintf(stderr, "%s: cannot run gnuplot: %s\n", bench_prog, strerror(errno));
+		return BENCH_EXIT_OUTPUT;
 	}
 	script(g, png, b, r, n);
 	status = pclose(g);
-	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		fprintf(stderr, "softdoca-bench: gnuplot failed to draw %s\n", png);
-		return BENCH_EXIT_FAILED;
+	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !is_png(png)) {
+		fprintf(stderr, "%s: gnuplot did not write the plot %s (its messages are above)\n", bench_prog, png);
+		return BENCH_EXIT_OUTPUT;
 	}
 	printf("\nplot written to %s\n", png);
 	return BENCH_EXIT_OK;

@@ -214,30 +214,34 @@ static int start_threads(struct bench *b)
 	pthread_barrier_init(&b->done, NULL, b->n_workers + 1);
 	for (unsigned int i = 0; i < b->n_workers; i++) {
 		starts[i].w = b->workers[i];
-		starts[i].cpu = nth_allowed_cpu(i, &allowed);
+		if (b->opts.n_cores != 0)
+			starts[i].cpu = b->opts.cores[i % b->opts.n_cores];
+		else
+			starts[i].cpu = nth_allowed_cpu(i, &allowed);
 		if (pthread_create(&b->workers[i]->thread, NULL, worker_main, &starts[i]) != 0) {
 			/* The threads already started wait on a barrier sized for all: leave now. */
-			fprintf(stderr, "softdoca-bench: cannot start thread %u: %s\n", i, strerror(errno));
+			fprintf(stderr, "%s: cannot start thread %u: %s\n", bench_prog, i, strerror(errno));
 			exit(BENCH_EXIT_FAILED);
 		}
 		b->workers[i]->thread_started = true;
 	}
-	b->pinned = allowed >= b->n_workers;
+	/* --core-list pins as asked, even several threads to one CPU. */
+	b->pinned = b->opts.n_cores != 0 || allowed >= b->n_workers;
 	return BENCH_EXIT_OK;
 }
 
 /* ---- device ---- */
 
-static bool wanted_device(struct bench *b, struct doca_devinfo *info)
+bool bench_device_wanted(const struct bench_options *o, struct doca_devinfo *info)
 {
 	uint8_t eq = 0;
 	uint8_t from_export = 0;
 
 	if (doca_dma_cap_task_memcpy_is_supported(info) != DOCA_SUCCESS)
 		return false;
-	if (b->opts.pci_addr != NULL)
-		return doca_devinfo_is_equal_pci_addr(info, b->opts.pci_addr, &eq) == DOCA_SUCCESS && eq;
-	if (b->opts.mem == BENCH_MEM_REMOTE)
+	if (o->pci_addr != NULL)
+		return doca_devinfo_is_equal_pci_addr(info, o->pci_addr, &eq) == DOCA_SUCCESS && eq;
+	if (o->mem == BENCH_MEM_REMOTE)
 		return doca_mmap_cap_is_create_from_export_pci_supported(info, &from_export) == DOCA_SUCCESS &&
 		       from_export;
 	return true;
@@ -250,12 +254,12 @@ static int open_device(struct bench *b)
 	doca_error_t err = doca_devinfo_create_list(&list, &n);
 
 	if (err != DOCA_SUCCESS) {
-		fprintf(stderr, "softdoca-bench: cannot list the devices: %s\n", doca_error_get_name(err));
+		fprintf(stderr, "%s: cannot list the devices: %s\n", bench_prog, doca_error_get_name(err));
 		return BENCH_EXIT_FAILED;
 	}
 	err = DOCA_ERROR_NOT_FOUND;
 	for (uint32_t i = 0; i < n && err != DOCA_SUCCESS; i++) {
-		if (!wanted_device(b, list[i]))
+		if (!bench_device_wanted(&b->opts, list[i]))
 			continue;
 		err = doca_dev_open(list[i], &b->dev);
 		if (err == DOCA_SUCCESS)
@@ -263,7 +267,7 @@ static int open_device(struct bench *b)
 	}
 	doca_devinfo_destroy_list(list);
 	if (err != DOCA_SUCCESS) {
-		fprintf(stderr, "softdoca-bench: no usable DMA device%s%s%s: %s\n",
+		fprintf(stderr, "%s: no usable DMA device%s%s%s: %s\n", bench_prog,
 			b->opts.pci_addr != NULL ? " at " : "", b->opts.pci_addr != NULL ? b->opts.pci_addr : "",
 			b->opts.mem == BENCH_MEM_REMOTE ? " that can import an export" : "", doca_error_get_name(err));
 		/* The topology has no such device: the mode is not available here, nothing failed. */
@@ -274,7 +278,7 @@ static int open_device(struct bench *b)
 }
 
 /* Per thread: enough for `depth` jobs of the largest size, at most BENCH_SIDE_CAP (or one job). */
-static size_t side_len_for(size_t largest, unsigned int depth)
+size_t bench_side_len_for(size_t largest, unsigned int depth)
 {
 	size_t side = largest * depth;
 	size_t cap = largest > BENCH_SIDE_CAP ? largest : BENCH_SIDE_CAP;
@@ -291,7 +295,7 @@ int bench_setup(struct bench *b, size_t largest, unsigned int threads)
 	char why[256] = "";
 	int rc;
 
-	b->side_len = side_len_for(largest, b->opts.queue_depth);
+	b->side_len = bench_side_len_for(largest, b->opts.queue_depth);
 	b->n_workers = threads;
 	if (b->opts.mem == BENCH_MEM_REMOTE) {
 		rc = bench_remote_start(&b->remote, b->side_len * b->n_workers);
@@ -305,7 +309,7 @@ int bench_setup(struct bench *b, size_t largest, unsigned int threads)
 	for (unsigned int i = 0; i < b->n_workers; i++) {
 		b->workers[i] = bench_worker_create(b, i, why, sizeof(why));
 		if (b->workers[i] == NULL) {
-			fprintf(stderr, "softdoca-bench: thread %u: %s\n", i, why);
+			fprintf(stderr, "%s: thread %u: %s\n", bench_prog, i, why);
 			return strstr(why, "cross-process engine") != NULL ? BENCH_EXIT_UNAVAILABLE : BENCH_EXIT_FAILED;
 		}
 	}

@@ -191,14 +191,14 @@ int bench_remote_start(struct bench_remote *r, size_t len)
 
 	memset(r, 0, sizeof(*r));
 	if (pipe2(up, O_CLOEXEC) != 0 || pipe2(down, O_CLOEXEC) != 0) {
-		perror("softdoca-bench: pipe");
+		fprintf(stderr, "%s: pipe: %s\n", bench_prog, strerror(errno));
 		return BENCH_EXIT_FAILED;
 	}
 	fflush(stdout);
 	fflush(stderr);
 	r->pid = fork();
 	if (r->pid < 0) {
-		perror("softdoca-bench: fork");
+		fprintf(stderr, "%s: fork: %s\n", bench_prog, strerror(errno));
 		return BENCH_EXIT_FAILED;
 	}
 	if (r->pid == 0) {
@@ -211,7 +211,7 @@ int bench_remote_start(struct bench_remote *r, size_t len)
 	r->to_child = down[1];
 	if (!read_all(up[0], &h, sizeof(h)) || (h.desc_len > 0 && !read_all(up[0], r->desc, h.desc_len))) {
 		close(up[0]);
-		fprintf(stderr, "softdoca-bench: the companion process did not answer\n");
+		fprintf(stderr, "%s: the companion process did not answer\n", bench_prog);
 		bench_remote_stop(r);
 		return BENCH_EXIT_FAILED;
 	}
@@ -223,7 +223,7 @@ int bench_remote_start(struct bench_remote *r, size_t len)
 		bool missing = h.status == DOCA_ERROR_NOT_SUPPORTED;
 		bool no_device = missing && h.pci[0] == '\0';
 
-		fprintf(stderr, "softdoca-bench: --mem remote %s: in the companion process, %s%s%s answered %s\n",
+		fprintf(stderr, "%s: --mem remote %s: in the companion process, %s%s%s answered %s\n", bench_prog,
 			no_device ? "needs a device that exports memory over PCI (see softdoca-caps)"
 			: missing ? "needs the cross-process engine"
 				  : "failed",

@@ -1,8 +1,10 @@
 /*
  * bench_report.c - what the bench prints: the run's header, one table of
- * results, the project's performance targets next to the numbers measured,
- * and the CSV file.
+ * results, softdoca's own performance targets next to the numbers measured
+ * (with --targets only: they are the project's goals, not a verdict on the
+ * user's machine), and the CSV file.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,14 +74,26 @@ void bench_print_header(const struct bench *b)
 {
 	const struct bench_options *o = &b->opts;
 
+	char pinning[160] = " (pinned)";
+
+	if (!b->pinned)
+		snprintf(pinning, sizeof(pinning), " (not pinned: fewer CPUs than threads)");
+	if (o->n_cores != 0) {
+		int len = snprintf(pinning, sizeof(pinning), " (pinned to CPU%s", o->n_cores == 1 ? "" : "s");
+
+		for (unsigned int i = 0; i < o->n_cores && len > 0 && (size_t)len < sizeof(pinning) - 8; i++)
+			len += snprintf(pinning + len, sizeof(pinning) - (size_t)len, "%s%d", i == 0 ? " " : ",",
+					o->cores[i]);
+		if (len > 0 && (size_t)len < sizeof(pinning) - 1)
+			snprintf(pinning + len, sizeof(pinning) - (size_t)len, ")");
+	}
 	if (o->targets)
-		printf("softdoca-bench: --targets (throughput and latency, 1 and 2 threads%s), %s memory, queue depth %u, ",
+		printf("%s: --targets (throughput and latency, 1 and 2 threads%s), %s memory, queue depth %u, ", bench_prog,
 		       b->pinned ? ", pinned" : ", not pinned: fewer CPUs than threads", bench_mem_name(o->mem),
 		       o->queue_depth);
 	else
-		printf("softdoca-bench: %s, %s memory, %u thread%s%s, queue depth %u, ", bench_mode_name(o->mode),
-		       bench_mem_name(o->mem), o->threads, o->threads == 1 ? "" : "s",
-		       b->pinned ? " (pinned)" : " (not pinned: fewer CPUs than threads)",
+		printf("%s: %s, %s memory, %u thread%s%s, queue depth %u, ", bench_prog, bench_mode_name(o->mode),
+		       bench_mem_name(o->mem), o->threads, o->threads == 1 ? "" : "s", pinning,
 		       o->mode == BENCH_LATENCY ? 1 : o->queue_depth);
 	if (o->tasks != 0)
 		printf("%llu jobs per thread and measurement", (unsigned long long)o->tasks);
@@ -387,15 +401,30 @@ static void csv_text(FILE *f, const char *text)
 	fputc('"', f);
 }
 
+/* Whether `path` exists and holds something (the header is already there). */
+static bool has_content(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	bool some;
+
+	if (f == NULL)
+		return false;
+	some = fgetc(f) != EOF;
+	fclose(f);
+	return some;
+}
+
 int bench_write_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n)
 {
-	FILE *f = fopen(path, "w");
+	bool header = !(b->opts.csv_append && has_content(path));
+	FILE *f = fopen(path, b->opts.csv_append ? "a" : "w");
 
 	if (f == NULL) {
-		perror(path);
-		return BENCH_EXIT_FAILED;
+		fprintf(stderr, "%s: cannot write %s: %s\n", bench_prog, path, strerror(errno));
+		return BENCH_EXIT_OUTPUT;
 	}
-	fprintf(f, "mode,mem,threads,queue_depth,method,job_size,jobs,seconds,jobs_per_s,gbytes_per_s,vs_memcpy,"
+	if (header)
+		fprintf(f, "mode,mem,threads,queue_depth,method,job_size,jobs,seconds,jobs_per_s,gbytes_per_s,vs_memcpy,"
 		   "p50_ns,p90_ns,p99_ns,p999_ns,max_ns,cpu_share,errors,note\n");
 	for (unsigned int i = 0; i < n; i++) {
 		const struct bench_result *x = &r[i];
@@ -423,8 +452,8 @@ int bench_write_csv(const char *path, const struct bench *b, const struct bench_
 		fputc('\n', f);
 	}
 	if (fclose(f) != 0) {
-		perror(path);
-		return BENCH_EXIT_FAILED;
+		fprintf(stderr, "%s: cannot write %s: %s\n", bench_prog, path, strerror(errno));
+		return BENCH_EXIT_OUTPUT;
 	}
 	return BENCH_EXIT_OK;
 }

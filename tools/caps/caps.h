@@ -15,6 +15,16 @@
 
 #include "tool_comch.h"
 
+/*
+ * How the output looks.  softdoca-caps marks sections with a colon and adds
+ * what softdoca derives (the side, the representor count and kind, where
+ * each library was loaded from); doca_caps keeps to the layout of NVIDIA's
+ * tool for the parts softdoca emulates.
+ */
+enum caps_style { CAPS_STYLE_SOFTDOCA, CAPS_STYLE_DOCA };
+
+extern enum caps_style caps_output_style;
+
 /* What the command line asked for. */
 struct caps_options {
 	bool list_devs;
@@ -23,7 +33,21 @@ struct caps_options {
 	const char *pci_addr; /* NULL: every device */
 };
 
+/* Exit status of both caps tools (documented in --help and the man pages). */
+enum caps_exit { CAPS_OK = 0, CAPS_USAGE = 1, CAPS_FAILED = 2 };
+
+/* ---- running (caps_run.c) ---- */
+
+/* Print what `opts` asks for; `tool` names the program in messages.  CAPS_* */
+int caps_run(const struct caps_options *opts, const char *tool);
+
 /* ---- printing (caps_print.c) ---- */
+
+/* A section header: "name:" (softdoca-caps) or "name" (doca_caps). */
+void caps_section(int depth, const char *name);
+
+/* A line of text at `depth`, e.g. "comch: library not present". */
+void caps_line(int depth, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* "<tabs>key<padding>value\n"; the value is printf-formatted. */
 void caps_kv(int depth, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -113,7 +113,9 @@ void caps_print_dev_attrs(struct doca_devinfo *devinfo, int depth)
 	print_names(devinfo, depth);
 	print_addresses(devinfo, depth);
 	print_link(devinfo, depth);
-	caps_kv(depth, "side", "%s", caps_dev_side(devinfo));
+	/* The side is softdoca's deduction, not an attribute NVIDIA's tool prints. */
+	if (caps_output_style == CAPS_STYLE_SOFTDOCA)
+		caps_kv(depth, "side", "%s", caps_dev_side(devinfo));
 	print_dev_caps(devinfo, depth);
 }
 
@@ -191,7 +193,8 @@ static void print_one_rep(struct doca_dev *dev, struct doca_devinfo_rep *rep, in
 	caps_kv(depth + 1, "is_hotplug", "%s", err == DOCA_SUCCESS ? (hotplug ? "yes" : "no") : caps_err_text(err, buf, 80));
 	err = doca_devinfo_rep_get_vhca_id(rep, &vhca);
 	caps_kv_u64(depth + 1, "vhca_id", err, vhca);
-	caps_kv(depth + 1, "kind", "%s", pci[0] != '\0' ? rep_kind(dev, pci) : "unknown");
+	if (caps_output_style == CAPS_STYLE_SOFTDOCA)
+		caps_kv(depth + 1, "kind", "%s", pci[0] != '\0' ? rep_kind(dev, pci) : "unknown");
 }
 
 void caps_print_reps(struct doca_dev *dev, int depth)
@@ -201,8 +204,12 @@ void caps_print_reps(struct doca_dev *dev, int depth)
 	char buf[80];
 	doca_error_t err;
 
+	bool softdoca = caps_output_style == CAPS_STYLE_SOFTDOCA;
+
+	/* A host-side function has no representors: doca_caps lists none. */
 	if (caps_dev_side(doca_dev_as_devinfo(dev))[0] == 'h') {
-		caps_kv(depth, "representors", "none (host-side device)");
+		if (softdoca)
+			caps_kv(depth, "representors", "none (host-side device)");
 		return;
 	}
 	err = doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_ALL, &list, &n);
@@ -210,7 +217,8 @@ void caps_print_reps(struct doca_dev *dev, int depth)
 		caps_kv(depth, "representors", "%s", caps_err_text(err, buf, sizeof(buf)));
 		return;
 	}
-	caps_kv(depth, "representors", "%u", n);
+	if (softdoca)
+		caps_kv(depth, "representors", "%u", n);
 	for (uint32_t i = 0; i < n; i++) {
 		for (int d = 0; d < depth; d++)
 			putchar('\t');

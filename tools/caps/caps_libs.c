@@ -20,19 +20,12 @@
 typedef doca_error_t (*advise_supported_fn)(const struct doca_devinfo *devinfo);
 typedef doca_error_t (*advise_max_fn)(const struct doca_devinfo *devinfo, uint64_t *buf_size);
 
-static void section(int depth, const char *name)
-{
-	for (int i = 0; i < depth; i++)
-		putchar('\t');
-	printf("%s:\n", name);
-}
-
 static void print_ctx_caps(const struct doca_devinfo *info, int depth)
 {
 	uint32_t vectors = 0;
 	doca_error_t err = doca_ctx_cap_get_num_completion_vectors(info, &vectors);
 
-	section(depth, "ctx");
+	caps_section(depth, "ctx");
 	caps_kv_u64(depth + 1, "num_completion_vectors", err, vectors);
 }
 
@@ -45,7 +38,7 @@ static void print_dma_caps(struct doca_dev *dev, int depth)
 	uint32_t tasks = 0;
 	doca_error_t err;
 
-	section(depth, "dma");
+	caps_section(depth, "dma");
 	caps_kv_supported(depth + 1, "task_memcpy", doca_dma_cap_task_memcpy_is_supported(info));
 	err = doca_dma_cap_task_memcpy_get_max_buf_size(info, &max_size);
 	caps_kv_u64(depth + 1, "max_buf_size", err, max_size);
@@ -65,7 +58,7 @@ static void print_mmap_caps(const struct doca_devinfo *info, int depth)
 	uint8_t v = 0;
 	doca_error_t err;
 
-	section(depth, "mmap");
+	caps_section(depth, "mmap");
 	err = doca_mmap_cap_is_export_pci_supported(info, &v);
 	caps_kv_bool(depth + 1, "export_pci", err, v);
 	v = 0;
@@ -81,12 +74,11 @@ static void print_advise_caps(const struct doca_devinfo *info, int depth)
 	uint64_t size = 0;
 
 	if (supported == NULL) {
-		for (int i = 0; i < depth; i++)
-			putchar('\t');
-		printf("mmap_advise: not present in libdoca_common\n");
+		if (caps_output_style == CAPS_STYLE_SOFTDOCA)
+			caps_line(depth, "mmap_advise: not present in libdoca_common");
 		return;
 	}
-	section(depth, "mmap_advise");
+	caps_section(depth, "mmap_advise");
 	caps_kv_supported(depth + 1, "task_cache_invalidate", supported(info));
 	if (max != NULL) {
 		doca_error_t err = max(info, &size); /* before `size` is read: argument order is unspecified */
@@ -120,13 +112,13 @@ static void print_comch_caps(const struct doca_devinfo *info, int depth, const s
 {
 	const struct tool_comch_caps *c = &comch->caps;
 
+	/* doca_caps prints no section for a library that is not installed. */
 	if (comch->handle == NULL) {
-		for (int i = 0; i < depth; i++)
-			putchar('\t');
-		printf("comch: library not present\n");
+		if (caps_output_style == CAPS_STYLE_SOFTDOCA)
+			caps_line(depth, "comch: library not present");
 		return;
 	}
-	section(depth, "comch");
+	caps_section(depth, "comch");
 	print_comch_role(depth + 1, "server", c->server_is_supported, info);
 	print_comch_role(depth + 1, "client", c->client_is_supported, info);
 	print_comch_u32(depth + 1, "max_name_len", c->get_max_name_len, info);
@@ -149,55 +141,50 @@ void caps_print_lib_caps(struct doca_dev *dev, int depth, const struct tool_comc
 
 /* ---- --list-libs ---- */
 
-/* The path without "..": the run path of a build tree makes long detours. */
-static const char *tidy(const char *path, char *buf)
-{
-	return realpath(path, buf) != NULL ? buf : path;
-}
-
-/* Path of the shared object that holds `symbol`, or NULL. */
-static const char *loaded_from(void *symbol)
+/* Path of the shared object that holds `symbol` (no ".." detours), or NULL. */
+static const char *loaded_from(void *symbol, char *buf)
 {
 	Dl_info dl;
 
 	if (dladdr(symbol, &dl) == 0 || dl.dli_fname == NULL)
 		return NULL;
-	return dl.dli_fname;
+	return realpath(dl.dli_fname, buf) != NULL ? buf : dl.dli_fname;
 }
 
-static void print_linked_lib(const char *name, void *symbol)
+/*
+ * One library line.  softdoca-caps: "present (<full path>)" or "not
+ * present"; doca_caps: "installed" or "not installed", as NVIDIA's tool
+ * lists libraries without paths.
+ */
+static void print_lib(const char *name, const char *path)
 {
-	const char *path = loaded_from(symbol);
-	char buf[PATH_MAX];
-
-	caps_kv(1, name, "present (%s)", path != NULL ? tidy(path, buf) : "linked");
+	if (caps_output_style == CAPS_STYLE_DOCA)
+		caps_kv(0, name, "%s", path != NULL ? "installed" : "not installed");
+	else if (path != NULL)
+		caps_kv(1, name, "present (%s)", path);
+	else
+		caps_kv(1, name, "not present");
 }
 
 static void print_optional_lib(const char *name, const char *soname)
 {
-	char path[512];
+	char path[PATH_MAX];
 	char why[512];
-	char buf[PATH_MAX];
 	void *handle = tool_lib_open(soname, path, sizeof(path), why, sizeof(why));
 
-	if (handle == NULL) {
-		caps_kv(1, name, "not present");
-		return;
-	}
-	caps_kv(1, name, "present (%s)", tidy(path, buf));
-	dlclose(handle);
+	print_lib(name, handle != NULL ? path : NULL);
+	if (handle != NULL)
+		dlclose(handle);
 }
 
 void caps_print_libs(const struct tool_comch_lib *comch)
 {
 	char buf[PATH_MAX];
 
-	printf("Libraries:\n");
-	print_linked_lib("common", (void *)doca_devinfo_create_list);
-	print_linked_lib("dma", (void *)doca_dma_create);
+	if (caps_output_style == CAPS_STYLE_SOFTDOCA)
+		printf("Libraries:\n");
+	print_lib("common", loaded_from((void *)doca_devinfo_create_list, buf));
+	print_lib("dma", loaded_from((void *)doca_dma_create, buf));
 	print_optional_lib("argp", "libdoca_argp.so.3");
-	if (comch->handle != NULL)
-		caps_kv(1, "comch", "present (%s)", tidy(comch->path, buf));
-	else
-		caps_kv(1, "comch", "not present");
+	print_lib("comch", comch->handle != NULL ? comch->path : NULL);
 }

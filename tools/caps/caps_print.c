@@ -1,6 +1,6 @@
 /*
  * caps_print.c - the output style: tab-indented "key value" lines with the
- * values aligned, one device block after another.
+ * values aligned, one device block after another, in either tool's style.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,13 +10,37 @@
 
 #define CAPS_KEY_WIDTH 32
 
+enum caps_style caps_output_style = CAPS_STYLE_SOFTDOCA;
+
+static void indent(int depth)
+{
+	for (int i = 0; i < depth; i++)
+		putchar('\t');
+}
+
+void caps_section(int depth, const char *name)
+{
+	indent(depth);
+	printf(caps_output_style == CAPS_STYLE_DOCA ? "%s\n" : "%s:\n", name);
+}
+
+void caps_line(int depth, const char *fmt, ...)
+{
+	va_list ap;
+
+	indent(depth);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
 void caps_kv(int depth, const char *key, const char *fmt, ...)
 {
 	va_list ap;
 	int pad = CAPS_KEY_WIDTH - (int)strlen(key);
 
-	for (int i = 0; i < depth; i++)
-		putchar('\t');
+	indent(depth);
 	fputs(key, stdout);
 	if (pad < 1)
 		pad = 1;

@@ -3,7 +3,10 @@
  * link (libdoca_comch above all), and look up the Comch capability calls.
  */
 #include <dlfcn.h>
+#include <limits.h>
+#include <link.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <doca_version.h>
@@ -27,13 +30,31 @@ static void common_lib_dir(char *dir, size_t len)
 		*slash = '\0';
 }
 
+/*
+ * The file the loader actually opened for `handle`: a library found by its
+ * soname is reported by its full path too, like one opened by path, so
+ * every line of --list-libs reads the same way.
+ */
+static void loaded_path(void *handle, const char *candidate, char *path, size_t path_len)
+{
+	struct link_map *map = NULL;
+	char real[PATH_MAX];
+	const char *name = candidate;
+
+	if (dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map != NULL && map->l_name != NULL && map->l_name[0] != '\0')
+		name = map->l_name;
+	if (realpath(name, real) != NULL)
+		name = real;
+	snprintf(path, path_len, "%s", name);
+}
+
 static void *try_open(const char *candidate, char *path, size_t path_len, char *why, size_t why_len)
 {
 	void *handle = dlopen(candidate, RTLD_NOW | RTLD_LOCAL);
 	const char *err;
 
 	if (handle != NULL) {
-		snprintf(path, path_len, "%s", candidate);
+		loaded_path(handle, candidate, path, path_len);
 		return handle;
 	}
 	err = dlerror();

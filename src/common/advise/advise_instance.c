@@ -1,9 +1,9 @@
 /*
  * advise_instance.c - creating and destroying mmap-advise instances, the
- * library part of doca_ctx_start, and the capability queries (05 §2.3).
+ * library part of doca_ctx_start, and the capability queries.
  *
  * The generic context framework runs the state machine; the start is
- * synchronous (IDLE -> RUNNING inside doca_ctx_start, D-5).
+ * synchronous (IDLE -> RUNNING inside doca_ctx_start).
  */
 #include <stdlib.h>
 
@@ -77,7 +77,7 @@ doca_error_t doca_mmap_advise_destroy(struct doca_mmap_advise *mmap_advise)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "mmap_advise is NULL");
 	if (!sd_advise_is_valid(mmap_advise))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "%p is not a live mmap advise instance", (void *)mmap_advise);
-	/* Refuses (and reports) a context that is not IDLE (D-16); nothing changes then. */
+	/* Refuses (and reports) a context that is not IDLE; nothing changes then. */
 	err = priv_doca_ctx_fini(&mmap_advise->ctx, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
@@ -100,7 +100,7 @@ doca_error_t doca_mmap_advise_cap_task_cache_invalidate_is_supported(const struc
 	if (node == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "devinfo %p is not a valid device information handle",
 				 (const void *)devinfo);
-	/* "Not supported" is an answer, not an error: nothing is logged (D-26). */
+	/* "Not supported" is an answer, not an error: nothing is logged. */
 	return node->caps.advise_supported ? DOCA_SUCCESS : DOCA_ERROR_NOT_SUPPORTED;
 }
 

@@ -3,8 +3,7 @@
  *
  * An mmap-advise instance is a generic context (struct doca_ctx first) with
  * one task type.  Software writes are already coherent with the CPU caches,
- * so executing the task is a validated no-op followed by a full fence
- * (05 §2.4, D-17).
+ * so executing the task is a validated no-op followed by a full fence.
  */
 #ifndef SD_ADVISE_PRIV_H
 #define SD_ADVISE_PRIV_H

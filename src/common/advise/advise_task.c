@@ -1,13 +1,13 @@
 /*
  * advise_task.c - the invalidate-cache task: configuration, allocation,
- * accessors, and its execution as a validated no-op (05 §2.3, §2.4).
+ * accessors, and its execution as a validated no-op.
  *
  * The CPU engine writes destination bytes with ordinary stores, so there is
  * never a stale cache line to drop.  Executing the task checks the buffer
  * (the same rules doca_task_try_submit applies), issues a full fence so the
  * progress thread observes everything written before, and succeeds.  The
  * buffer's bytes, data pointer and length are never touched.  A failure is
- * reported through the error callback and does not stop the context (D-8).
+ * reported through the error callback and does not stop the context.
  */
 #include <stdatomic.h>
 
@@ -26,7 +26,7 @@ static inline bool sd_advise_mmap_started(const struct doca_mmap *mmap)
 	return mmap->from_export || mmap->state == SD_MMAP_STARTED;
 }
 
-/* Rules shared by execution and doca_task_try_submit; DEBUG only on failure (D-36). */
+/* Rules shared by execution and doca_task_try_submit; DEBUG only on failure. */
 static doca_error_t sd_advise_validate(struct doca_task *task)
 {
 	const struct doca_mmap_advise_task_invalidate_cache *t = (const void *)task;
@@ -77,7 +77,7 @@ const struct sd_task_ops sd_advise_invalidate_ops = {
 	.validate = sd_advise_validate,
 	.execute = sd_advise_execute,
 	.invoke = sd_advise_invoke,
-	.failure_is_fatal = false, /* D-8: only DMA failures stop their context */
+	.failure_is_fatal = false, /* only DMA failures stop their context */
 };
 
 /* ---- public API ---- */
@@ -123,11 +123,11 @@ doca_error_t doca_mmap_advise_task_invalidate_cache_alloc_init(struct doca_mmap_
 				 mmap_advise == NULL ? "mmap_advise" : "output pointer task");
 	if (!sd_advise_is_valid(mmap_advise))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "%p is not a live mmap advise instance", (void *)mmap_advise);
-	/* RUNNING and pool checks, with their diagnostics, are the framework's (D-30). */
+	/* RUNNING and pool checks, with their diagnostics, are the framework's. */
 	err = priv_doca_task_alloc(&mmap_advise->ctx, SD_ADVISE_INVALIDATE_TYPE, user_data, &base, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
-	/* The buffer is checked when the task runs, like every task rule (05 §2.4). */
+	/* The buffer is checked when the task runs, like every task rule. */
 	((struct doca_mmap_advise_task_invalidate_cache *)base)->buf = buf;
 	*task = (struct doca_mmap_advise_task_invalidate_cache *)base;
 	return DOCA_SUCCESS;

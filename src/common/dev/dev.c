@@ -1,5 +1,5 @@
 /*
- * dev.c - opening and closing local devices (01 §7.5, register D-13, D-29).
+ * dev.c - opening and closing local devices.
  *
  * Each topology device owns one permanent handle slot.  Opening a device
  * that is already open returns that slot with one more reference, whichever
@@ -101,7 +101,7 @@ doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 doca_error_t doca_dev_close(struct doca_dev *dev)
 {
 	if (dev == NULL)
-		return DOCA_SUCCESS; /* register D-13: tolerated, silent */
+		return DOCA_SUCCESS; /* tolerated, silent */
 	sd_dev_lock();
 	if (!sd_dev_is_open_locked(dev)) {
 		sd_dev_unlock();

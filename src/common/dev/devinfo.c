@@ -1,6 +1,5 @@
 /*
- * devinfo.c - device lists and the properties of a local device (01 §7.3,
- * §7.4, §7.6).
+ * devinfo.c - device lists and the properties of a local device.
  *
  * A devinfo is a small handle pointing at an immutable topology record; the
  * values it reports never change for the life of the process.  Outputs are
@@ -13,7 +12,7 @@
 #include "dev_internal.h"
 #include "sd_log.h"
 
-/* Every emulated port is Ethernet (01 §7.1). */
+/* Every emulated port is Ethernet. */
 #define SD_GBPS 1000000000ull
 
 void sd_copy_string(char *dst, const char *src)

@@ -1,9 +1,9 @@
 /*
- * devinfo_caps.c - capability queries on a local device (01 §7.7).
+ * devinfo_caps.c - capability queries on a local device.
  *
  * Answers come from the device's capability record (profile plus topology
  * overrides).  "Not supported" is an answer, not a failure: those paths log
- * nothing (register D-26), including the NOT_SUPPORTED that the representor
+ * nothing, including the NOT_SUPPORTED that the representor
  * filter queries return on host-side devices.
  */
 #include <doca_dev.h>

@@ -1,7 +1,7 @@
 /*
  * pci.c - PCI address strings: parsing, canonical form, ordering.
  *
- * Accepted input (01 §7.4): "dddd:bb:dd.f" or "bb:dd.f" meaning domain 0.
+ * Accepted input: "dddd:bb:dd.f" or "bb:dd.f" meaning domain 0.
  * Every field is 1..width hex digits (either case); the device number is at
  * most 0x1f and the function a single digit 0..7.  Nothing may precede or
  * follow the address, not even white space.

@@ -2,7 +2,7 @@
  * profiles.c - named capability profiles and the overridable capability keys.
  *
  * No public source gives the hardware's exact limits, so these are softdoca
- * defaults (register D-12, D-34), not hardware facts:
+ * defaults, not hardware facts:
  *  - bf3 (default) and bf2 carry the same values: no program in scope can
  *    observe a difference between the two generations;
  *  - cx7 keeps the DMA and device-information values, but a ConnectX-7 has
@@ -135,7 +135,7 @@ bool sd_profile_host_only(const char *name)
 	return p != NULL && p->host_only;
 }
 
-/* The register D-12 values every profile starts from. */
+/* The default values every profile starts from (docs/decisions.md, "Capability defaults"). */
 static void sd_caps_common(struct sd_caps *caps)
 {
 	memset(caps, 0, sizeof(*caps));

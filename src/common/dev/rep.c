@@ -1,10 +1,9 @@
 /*
- * rep.c - representors: listing, opening, closing and their properties
- * (01 §7.3, §7.5, §7.8).
+ * rep.c - representors: listing, opening, closing and their properties.
  *
  * Only DPU-side devices have representors; on a host-side device listing
  * fails with DOCA_ERROR_NOT_SUPPORTED.  An open representor counts as a
- * dependent of the device it was listed through (register D-29), so that
+ * dependent of the device it was listed through, so that
  * device's last close is refused until the representor is closed.  Open
  * representor handles are kept in a registry so a close or a dependency
  * call recognises a stale or foreign handle by address.

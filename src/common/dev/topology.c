@@ -7,7 +7,7 @@
  * itself, so docs/topology.md can show it and the parser checks it), to
  * which every GPU the cuda engine finds is added.  A file
  * that cannot be read or parsed refuses the whole topology: every device
- * list of the process then fails with DOCA_ERROR_NOT_FOUND (register D-34).
+ * list of the process then fails with DOCA_ERROR_NOT_FOUND.
  *
  * The topology is never freed: device records and handle slots stay valid
  * for the life of the process, which lets handle checks compare addresses
@@ -25,7 +25,7 @@
 /* Files larger than this are refused; a topology is a few kilobytes. */
 #define SD_TOPOLOGY_MAX_BYTES (1u << 20)
 
-/* One BlueField-3 in DPU mode, both views visible (register D-14, D-34). */
+/* One BlueField-3 in DPU mode, both views visible. */
 static const char sd_default_topology[] =
 	"[device 0000:03:00.0]\n"
 	"side = dpu\n"

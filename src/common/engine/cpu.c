@@ -1,6 +1,6 @@
 /*
  * cpu.c - the default engine: the calling thread moves the bytes, inside
- * the doca_pe_progress call that reports the task (D-35).
+ * the doca_pe_progress call that reports the task.
  *
  * Local segments are copied with memmove, piece by piece, so overlapping
  * ranges inside one buffer behave.  Segments of an imported mmap are reached
@@ -48,8 +48,8 @@ static doca_error_t sd_cpu_remote_write(const struct sd_seg *s, size_t off, cons
 }
 
 /*
- * Local copy: memmove, since a buffer may be copied into its own tail space
- * (03 §6.5 step 5).  No overlap test of our own to pick memcpy instead:
+ * Local copy: memmove, since a buffer may be copied into its own tail space.
+ * No overlap test of our own to pick memcpy instead:
  * glibc resolves memcpy and memmove to the same routine on x86-64 (one
  * implementation handles both), and elsewhere memmove's own test costs the
  * same as ours would.

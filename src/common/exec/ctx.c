@@ -1,7 +1,7 @@
 /*
  * ctx.c - the generic context: lifecycle, state callbacks, configuration.
  *
- * Implements 03 §3 and §4.  Library specifics come in through
+ * Implements the state machine of docs/decisions.md (T1..T8).  Library specifics come in through
  * struct sd_ctx_ops; nothing here knows which library a context belongs to.
  */
 #include <stdlib.h>
@@ -172,7 +172,7 @@ doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 		return SD_REJECT(DOCA_ERROR_NOT_CONNECTED, "context was never connected to a progress engine (%s %p)",
 				 ctx->ops->type_name, (void *)ctx);
 	if (ctx->state == DOCA_CTX_STATE_IDLE)
-		return DOCA_SUCCESS; /* D-2: a second stop is a silent success */
+		return DOCA_SUCCESS; /* a second stop is a silent success */
 	if (ctx->state == DOCA_CTX_STATE_STOPPING)
 		return DOCA_ERROR_IN_PROGRESS;
 

@@ -1,8 +1,8 @@
 /*
  * exec_internal.h - pieces shared by ctx.c, pe.c and task.c.
  *
- * These helpers implement the state machine of 03 §3 and the notification
- * rule of 03 §5.5.  They are private to src/common/exec.
+ * These helpers implement the context state machine (T1..T8 of
+ * docs/decisions.md) and the notification rule.  They are private to src/common/exec.
  */
 #ifndef SD_EXEC_INTERNAL_H
 #define SD_EXEC_INTERNAL_H
@@ -41,7 +41,7 @@ void sd_ctx_finish_stop(struct doca_ctx *ctx);
 doca_error_t sd_ctx_pools_create(struct doca_ctx *ctx);
 void sd_ctx_pools_destroy(struct doca_ctx *ctx);
 
-/* P(pe) of 03 §5.5: would doca_pe_progress() return 1 now? */
+/* Work pending on `pe`: would doca_pe_progress() return 1 now? */
 bool sd_pe_has_work(struct doca_pe *pe);
 
 /* Write the eventfd (make the handle readable). */

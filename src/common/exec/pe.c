@@ -1,6 +1,6 @@
 /*
  * pe.c - the progress engine: one unit of work per doca_pe_progress call,
- * and an eventfd that wakes a waiting program (03 §5).
+ * and an eventfd that wakes a waiting program.
  *
  * Tasks of all connected contexts share one FIFO in submission order.  A
  * progress call reports the first task that is ready and has no earlier
@@ -110,7 +110,7 @@ static inline void sd_pe_deliver(struct doca_pe *pe, struct doca_task *task, doc
 	ctx->inflight--;
 	task->own = SD_TASK_APP;
 	if (task->graph_node != NULL) {
-		/* D-24: a graph's task reports to its graph, not to callbacks. */
+		/* A graph's task reports to its graph, not to callbacks. */
 		pe->graph_task_report(pe, task);
 		pe->dispatching = false;
 		return;
@@ -121,7 +121,7 @@ static inline void sd_pe_deliver(struct doca_pe *pe, struct doca_task *task, doc
 	pe->dispatching = false;
 }
 
-/* T6: a failure of a task type that stops its context, before the error callback (D-8). */
+/* T6: a failure of a task type that stops its context, before the error callback. */
 static inline void sd_pe_stop_on_failure(struct doca_task *task, doca_error_t status)
 {
 	if (status != DOCA_SUCCESS && task->conf->ops->failure_is_fatal)
@@ -140,7 +140,7 @@ static inline doca_error_t sd_pe_execute(struct doca_task *task)
 static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
 {
 	const struct sd_task_ops *ops = task->conf->ops;
-	doca_error_t status = DOCA_ERROR_SHUTDOWN; /* flushed: no byte is touched (D-1) */
+	doca_error_t status = DOCA_ERROR_SHUTDOWN; /* flushed: no byte is touched */
 
 	pe->dispatching = true;
 	if (ops->on_submit == NULL) {
@@ -269,7 +269,7 @@ static __attribute__((noinline)) uint8_t sd_pe_progress_steps(struct doca_pe *pe
  */
 static __attribute__((noinline)) uint8_t sd_pe_run_head(struct doca_pe *pe, struct doca_task *task)
 {
-	doca_error_t status = DOCA_ERROR_SHUTDOWN; /* flushed: no byte is touched (D-1) */
+	doca_error_t status = DOCA_ERROR_SHUTDOWN; /* flushed: no byte is touched */
 
 	pe->fifo_head = task->next;
 	if (pe->fifo_head == NULL)
@@ -454,7 +454,7 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 
 /*
  * Tasks in flight on the PE: the sum over its connected contexts, since
- * every queued task belongs to one of them (graph tasks included, D-24).
+ * every queued task belongs to one of them (graph tasks included).
  * Summed here, on request, so that the per-task path keeps one counter.
  */
 static uint64_t sd_pe_inflight(const struct doca_pe *pe)

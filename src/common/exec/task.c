@@ -1,7 +1,7 @@
 /*
- * task.c - task pools and the generic task API (03 §5.7, §5.8).
+ * task.c - task pools and the generic task API.
  *
- * Pools are sized at context start (exactly the configured count, D-30) and
+ * Pools are sized at context start (exactly the configured count) and
  * released when the context reaches IDLE.  Allocation, submission and free
  * are O(1), with no allocation, lock or system call (the one exception is
  * the eventfd write that wakes an armed PE).
@@ -110,7 +110,7 @@ doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, int idx, union doca_data
 
 /* ---- submission ---- */
 
-/* Checks 1-3 of 03 §5.7, shared by every submit path; logs nothing. */
+/* The submit checks (owner, state, in flight), shared by every submit path; logs nothing. */
 static doca_error_t sd_task_submit_rule(const struct doca_task *task)
 {
 	if (task == NULL || !sd_ctx_valid(task->ctx) || task->own == SD_TASK_FREE)

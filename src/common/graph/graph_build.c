@@ -1,7 +1,6 @@
 /*
  * graph_build.c - a graph's life: creation on a PE, configuration, nodes
- * and dependencies, start (validate and freeze), stop, destroy
- * (05 §1.5, §1.7).
+ * and dependencies, start (validate and freeze), stop, destroy.
  *
  * Nodes are allocated one by one so their handles stay valid while the
  * node table grows; each keeps the indices of its children and the number
@@ -321,7 +320,7 @@ doca_error_t doca_graph_add_dependency(struct doca_graph *graph, struct doca_gra
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED, "node %p cannot depend on itself (graph %p)", (void *)from,
 				 (void *)graph);
 	if (sd_gnode_has_child(from, to->index))
-		return DOCA_SUCCESS; /* G12: an existing edge changes nothing */
+		return DOCA_SUCCESS; /* an existing edge changes nothing */
 	if (sd_graph_reaches(graph, to->index, from->index, &err))
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED,
 				 "node %p already depends on node %p; this dependency would close a cycle (graph %p)",
@@ -335,7 +334,7 @@ doca_error_t doca_graph_add_dependency(struct doca_graph *graph, struct doca_gra
 
 /* ---- start and stop ---- */
 
-/* Context nodes of `graph` and of every graph nested in it (G3). */
+/* Context nodes of `graph` and of every graph nested in it. */
 static uint32_t sd_graph_count_ctx_nodes(const struct doca_graph *graph)
 {
 	uint32_t n = 0;
@@ -397,7 +396,7 @@ doca_error_t doca_graph_start(struct doca_graph *graph)
 	if (!sd_graph_valid(graph))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, SD_GRAPH_BAD, (void *)graph);
 	if (graph->started)
-		return DOCA_SUCCESS; /* G1 */
+		return DOCA_SUCCESS; /* already started: nothing to do */
 	if (!graph->configured)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, "graph %p was never configured; call doca_graph_set_conf first",
 				 (void *)graph);

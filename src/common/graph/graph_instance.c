@@ -1,7 +1,7 @@
 /*
  * graph_instance.c - graph instances: creation within the graph's budget,
  * per-node data, user data, destruction, and the checks done before a run
- * is started (05 §1.6, §1.7, G5, G11).
+ * is started.
  *
  * An instance is one allocation: a header and one slot per node of its
  * (started, hence frozen) graph.  A sub-graph instance is "attached" while
@@ -237,8 +237,8 @@ doca_error_t doca_graph_instance_set_sub_graph_node_data(struct doca_graph_insta
 
 /*
  * Everything a run needs, checked before anything is launched so that a
- * refused submit leaves the instance IDLE with nothing outstanding (G5):
- * every slot filled (G11), every task free to run, and the contexts of
+ * refused submit leaves the instance IDLE with nothing outstanding:
+ * every slot filled, every task free to run, and the contexts of
  * the nodes launched at once (roots, also inside root sub-graphs) RUNNING.
  */
 static doca_error_t sd_ginst_check_runnable(const struct doca_graph_instance *inst, bool at_root, const char *func)

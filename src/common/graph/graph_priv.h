@@ -8,7 +8,7 @@
  *                     graph step (user nodes, run callbacks), failures
  *
  * Everything is allocated at graph start and instance creation; a run
- * (submit, progress, callbacks) never allocates (05 §1.9).
+ * (submit, progress, callbacks) never allocates.
  */
 #ifndef SD_GRAPH_PRIV_H
 #define SD_GRAPH_PRIV_H

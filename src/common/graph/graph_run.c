@@ -1,5 +1,5 @@
 /*
- * graph_run.c - the graph engine: how a submitted instance runs (05 §1.8).
+ * graph_run.c - the graph engine: how a submitted instance runs.
  *
  * A run keeps two counters per instance: `remaining`, the nodes not yet
  * completed successfully, and `outstanding`, the nodes launched but not yet
@@ -16,7 +16,7 @@
  *     which is the PE's task step and runs no application code;
  *   - the PE's graph step (graph_dispatch hook) pops one queued unit: a user
  *     node or the callback of a finished top-level instance.  Each is one
- *     unit of doca_pe_progress work (D-6).
+ *     unit of doca_pe_progress work.
  *
  * While an instance launches several nodes it holds one extra `outstanding`
  * so that a failure in the middle cannot end the run under its feet.
@@ -48,7 +48,7 @@ static void sd_gwork_push(struct doca_graph *graph, struct sd_gwork *work)
 	else
 		gpe->head = work;
 	gpe->tail = work;
-	/* New work for doca_pe_progress: wake an armed PE (D-20). */
+	/* New work for doca_pe_progress: wake an armed PE. */
 	if (atomic_load_explicit(&graph->pe->armed, memory_order_relaxed))
 		priv_doca_pe_kick(graph->pe);
 }
@@ -157,7 +157,7 @@ static void sd_node_finish(struct doca_graph_instance *inst, uint32_t idx, bool 
 /*
  * End of an instance's part of a run once nothing is outstanding.  A
  * sub-graph instance reports to the node that runs it (its own callbacks
- * never fire, G2); a top-level instance queues its callback.
+ * never fire); a top-level instance queues its callback.
  */
 static void sd_inst_check_end(struct doca_graph_instance *inst)
 {
@@ -242,7 +242,7 @@ static void sd_node_launch(struct doca_graph_instance *inst, uint32_t idx)
 		sd_launch_task(inst, slot);
 		break;
 	case SD_GNODE_USER:
-		/* Runs from a later progress call, as its own unit (D-6, G4). */
+		/* Runs from a later progress call, as its own unit. */
 		inst->outstanding++;
 		sd_gwork_push(inst->graph, &slot->work);
 		break;
@@ -281,7 +281,7 @@ static void sd_graph_run_done(struct doca_graph_instance *inst)
 	const struct doca_graph *graph = inst->graph;
 	doca_graph_completion_cb_t cb = inst->failed ? graph->error_cb : graph->completion_cb;
 
-	/* IDLE before the callback: it may resubmit or destroy the instance (G6). */
+	/* IDLE before the callback: it may resubmit or destroy the instance. */
 	inst->submitted = false;
 	cb(inst, inst->user_data, graph->user_data);
 }
@@ -327,7 +327,7 @@ doca_error_t sd_graph_pe_bind(struct doca_graph *graph, struct doca_pe *pe)
 	graph->pe_next = gpe->graphs;
 	gpe->graphs = graph;
 	gpe->num_graphs++;
-	pe->bound_graphs++; /* D-25: the PE cannot be destroyed under a graph */
+	pe->bound_graphs++; /* the PE cannot be destroyed under a graph */
 	return DOCA_SUCCESS;
 }
 

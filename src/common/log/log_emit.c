@@ -16,13 +16,31 @@
 
 static _Thread_local bool sd_log_delivering;
 
+/*
+ * Every admitting backend gets the record, except that the SOFTDOCA_SDK_LOG
+ * backend stays quiet when a backend of the program's own already put the
+ * record on stderr: the user sees each record once, whichever of the two
+ * admits it.
+ */
 static void sd_log_deliver(enum sd_log_category category, const struct sd_log_record *rec)
 {
+	struct doca_log_backend *env = NULL;
+	bool on_stderr = false;
+
 	sd_log_lock();
 	sd_log_delivering = true;
-	for (struct doca_log_backend *b = sd_log_state.head; b != NULL; b = b->next)
-		if (b->category == category && sd_log_backend_admits(b, rec->level))
-			sd_log_sink_write(b, rec);
+	for (struct doca_log_backend *b = sd_log_state.head; b != NULL; b = b->next) {
+		if (b->category != category || !sd_log_backend_admits(b, rec->level))
+			continue;
+		if (b->from_env) {
+			env = b;
+			continue;
+		}
+		sd_log_sink_write(b, rec);
+		on_stderr |= sd_log_sink_is_stderr(b);
+	}
+	if (env != NULL && !on_stderr)
+		sd_log_sink_write(env, rec);
 	sd_log_delivering = false;
 	sd_log_unlock();
 }

@@ -2,12 +2,18 @@
  * log_env.c - SOFTDOCA_SDK_LOG: show softdoca's own diagnostics without
  * changing the program.
  *
- * The contract discards SDK records while a program has created no SDK
- * backend (01 §8.2).  Programs written for the hardware often never create
+ * SDK records are discarded while a program has created no SDK backend,
+ * as DOCA does.  Programs written for the hardware often never create
  * one, and then a rejected call is silent.  Setting SOFTDOCA_SDK_LOG to a
  * level name (crit, error, warning, info, debug, trace) or number adds one
  * SDK backend on stderr at that level before main() runs.  Unset: nothing
  * changes.
+ *
+ * A program that creates its own SDK backend on stderr (as the official
+ * samples do) would then see every record twice.  The backend made here is
+ * marked, and log_emit.c gives it only the records that no other backend
+ * has already written to stderr: each record shows once, at the more
+ * verbose of the two levels.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +23,7 @@
 #include <doca_log.h>
 
 #include "sd_log.h"
+#include "sd_log_core.h"
 
 struct sd_level_name {
 	const char *name;
@@ -60,6 +67,10 @@ static void __attribute__((constructor(102))) sd_log_env_backend(void)
 		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
 		return;
 	}
-	if (doca_log_backend_create_with_fd_sdk(STDERR_FILENO, &backend) == DOCA_SUCCESS)
-		(void)doca_log_backend_set_sdk_level(backend, level);
+	if (doca_log_backend_create_with_fd_sdk(STDERR_FILENO, &backend) != DOCA_SUCCESS)
+		return;
+	(void)doca_log_backend_set_sdk_level(backend, level);
+	sd_log_lock();
+	backend->from_env = true;
+	sd_log_unlock();
 }

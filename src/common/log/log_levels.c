@@ -4,7 +4,7 @@
  *
  * Every setter accepts any limit from DISABLE (10) to TRACE (70); values
  * between the named levels behave numerically.  A strict bound never makes
- * a setter fail: the requested value is clamped to the bound (spec 01 §8.2).
+ * a setter fail: the requested value is clamped to the bound, as DOCA does.
  */
 #include "sd_log_core.h"
 #include "sd_log.h"

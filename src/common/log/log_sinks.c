@@ -85,3 +85,15 @@ void sd_log_sink_write(struct doca_log_backend *backend, const struct sd_log_rec
 		break;
 	}
 }
+
+bool sd_log_sink_is_stderr(const struct doca_log_backend *backend)
+{
+	switch (backend->kind) {
+	case SD_LOG_SINK_FILE:
+		return fileno(backend->sink.file) == STDERR_FILENO;
+	case SD_LOG_SINK_FD:
+		return backend->sink.fd == STDERR_FILENO;
+	default:
+		return false;
+	}
+}

@@ -20,7 +20,7 @@
 
 #include <doca_log.h>
 
-/* Records are cut at this size, newline included (the spec asks >= 4096). */
+/* Records are cut at this size, newline included (DOCA programs need at least 4096). */
 #define SD_LOG_RECORD_MAX 8192
 
 enum sd_log_category {
@@ -60,6 +60,11 @@ struct doca_log_backend {
 	uint32_t upper_bound;
 	/* SDK backends: shown iff CRIT <= level <= sdk_limit */
 	uint32_t sdk_limit;
+	/*
+	 * The SOFTDOCA_SDK_LOG backend (log_env.c): it shows only the records
+	 * that no other SDK backend already wrote to stderr.
+	 */
+	bool from_env;
 };
 
 /* One formatted record: "[time]" then the body "[tid][DOCA]...message\n". */
@@ -112,6 +117,8 @@ void sd_log_record_format(struct sd_log_record *rec, uint32_t level, const char 
 
 /* Destinations (log_sinks.c). */
 void sd_log_sink_write(struct doca_log_backend *backend, const struct sd_log_record *rec);
+/* Whether the backend writes to the process's stderr (fd 2, or a FILE on it). */
+bool sd_log_sink_is_stderr(const struct doca_log_backend *backend);
 
 /* Pre-filter, lock-free: false means no backend of the category can show `level`. */
 static inline bool sd_log_app_may_show(uint32_t level)

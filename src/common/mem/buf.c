@@ -1,5 +1,5 @@
 /*
- * buf.c - buffer descriptors: reference counts, geometry, lists (02 §7).
+ * buf.c - buffer descriptors: reference counts, geometry, lists.
  *
  * List bookkeeping (struct doca_buf in sd_mem.h): every element points at
  * its list head through `first` and at the following element through
@@ -51,7 +51,7 @@ static void sd_buf_release_one(struct doca_buf *buf)
 		sd_inventory_take_back(owner_obj, buf);
 }
 
-/* Release a whole list, head first (02 §7.3 rule 3). */
+/* Release a whole list, head first (a list is released through its head). */
 static void sd_buf_release_list(struct doca_buf *head)
 {
 	struct doca_buf *cur = head;
@@ -225,7 +225,7 @@ doca_error_t doca_buf_get_list_len(const struct doca_buf *buf, uint32_t *num_ele
 }
 
 /*
- * Checks shared by chain_list and chain_list_tail (02 §7.5): both heads,
+ * Checks shared by chain_list and chain_list_tail: both heads,
  * different lists, list2 held by exactly one reference.
  */
 static doca_error_t sd_buf_chain_check(const char *func, struct doca_buf *list1, struct doca_buf *list2)

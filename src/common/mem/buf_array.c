@@ -1,5 +1,5 @@
 /*
- * buf_array.c - buffer arrays for GPU or DPA code (02 §10).
+ * buf_array.c - buffer arrays for GPU or DPA code.
  *
  * softdoca has neither, so an array can be created and configured but can
  * never get a target device: setting one answers NOT_SUPPORTED, start

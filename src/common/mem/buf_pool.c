@@ -1,5 +1,5 @@
 /*
- * buf_pool.c - equally sized buffers carved out of one mmap (02 §9).
+ * buf_pool.c - equally sized buffers carved out of one mmap.
  *
  * Descriptors are allocated once, at create.  Start lays the elements out:
  * the first one at the mmap start rounded up to the alignment, then one
@@ -131,7 +131,7 @@ doca_error_t doca_buf_pool_destroy(struct doca_buf_pool *buf_pool)
 
 /*
  * Offset of the first element from the mmap start, and the stride, or
- * false when the layout does not fit in the mmap (02 §9 decision).
+ * false when the layout does not fit in the mmap (a decision: docs/decisions.md, mem).
  */
 static bool sd_pool_layout(const struct doca_buf_pool *pool, size_t *first_off, size_t *stride)
 {

@@ -1,5 +1,5 @@
 /*
- * inventory.c - buffer inventories (02 §8).
+ * inventory.c - buffer inventories.
  *
  * Descriptor slots live in chunks allocated at create and at each expand;
  * a chunk never moves, since users hold pointers into it.  Free slots form
@@ -49,7 +49,8 @@ static bool sd_inventory_valid(const struct doca_buf_inventory *inv)
 #define SD_INV_REQUIRE_STARTED(inv)                                                                \
 	do {                                                                                       \
 		if (!(inv)->started)                                                               \
-			return SD_REJECT(DOCA_ERROR_BAD_STATE, "inventory %p is not started",      \
+			return SD_REJECT(DOCA_ERROR_BAD_STATE,                                     \
+					 "inventory %p is not started; call doca_buf_inventory_start first", \
 					 (const void *)(inv));                                     \
 	} while (0)
 
@@ -152,7 +153,7 @@ doca_error_t doca_buf_inventory_stop(struct doca_buf_inventory *inventory)
 {
 	SD_INV_REQUIRE(inventory);
 	SD_INV_REQUIRE_STARTED(inventory);
-	inventory->started = false; /* buffers already out stay valid (02 §8.3.4) */
+	inventory->started = false; /* buffers already out stay valid */
 	return DOCA_SUCCESS;
 }
 
@@ -171,38 +172,61 @@ static const char *sd_window_problem(const struct doca_mmap *mmap, uintptr_t add
 	return NULL;
 }
 
-/* Reject allocation onto an mmap that cannot take buffers now. */
-#define SD_INV_REQUIRE_MMAP_READY(m)                                                               \
-	do {                                                                                       \
-		if (!sd_mmap_accepts_bufs(m))                                                      \
-			return SD_REJECT(DOCA_ERROR_BAD_STATE,                                     \
-					 "mmap %p is not started; buffers need a started mmap",    \
-					 (const void *)(m));                                       \
-	} while (0)
+/*
+ * One buffer from `inventory`, on behalf of public function `func`: the
+ * exported doca_buf_inventory_buf_get_by_args, or one of the header's inline
+ * helpers (get_by_addr, get_by_data), which pass their own name so that a
+ * refusal names the function the program called.
+ */
+static doca_error_t sd_inventory_buf_get(const char *func, struct doca_buf_inventory *inventory,
+					 struct doca_mmap *mmap, void *addr, size_t len, void *data, size_t data_len,
+					 struct doca_buf **buf)
+{
+	if (!sd_inventory_valid(inventory))
+		return SD_REJECT_AS(func, DOCA_ERROR_INVALID_VALUE, "inventory %p is NULL or not a live doca_buf_inventory",
+				    (void *)inventory);
+	if (!sd_mmap_valid(mmap))
+		return SD_REJECT_AS(func, DOCA_ERROR_INVALID_VALUE, "mmap %p is NULL or not a live doca_mmap",
+				    (void *)mmap);
+	if (buf == NULL)
+		return SD_REJECT_AS(func, DOCA_ERROR_INVALID_VALUE, "argument buf is NULL");
+	if (!inventory->started)
+		return SD_REJECT_AS(func, DOCA_ERROR_BAD_STATE,
+				    "inventory %p is not started; call doca_buf_inventory_start first", (void *)inventory);
+	if (!sd_mmap_accepts_bufs(mmap))
+		return SD_REJECT_AS(func, DOCA_ERROR_BAD_STATE,
+				    "mmap %p is not started; buffers need a started mmap (call doca_mmap_start first)",
+				    (void *)mmap);
+	const char *problem = sd_window_problem(mmap, (uintptr_t)addr, len, (uintptr_t)data, data_len);
+	if (problem != NULL)
+		return SD_REJECT_AS(func, DOCA_ERROR_INVALID_VALUE,
+				    "%s (buffer [%p, +%zu), data [%p, +%zu), mmap %p range [%p, +%zu))", problem, addr,
+				    len, data, data_len, (void *)mmap, (void *)mmap->addr, mmap->len);
+	if (inventory->num_free == 0)
+		return SD_REJECT_AS(func, DOCA_ERROR_NO_MEMORY, "inventory %p has no free element (all %u in use)",
+				    (void *)inventory, inventory->num_elements);
+
+	struct doca_buf *b = sd_inventory_pop_free(inventory);
+	sd_buf_hand_out(b, mmap, addr, len, data, data_len, SD_BUF_INVENTORY, inventory);
+	*buf = b;
+	return DOCA_SUCCESS;
+}
 
 DOCA_STABLE
 doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inventory, struct doca_mmap *mmap,
 						void *addr, size_t len, void *data, size_t data_len,
 						struct doca_buf **buf)
 {
-	SD_INV_REQUIRE(inventory);
-	SD_MEM_REQUIRE_MMAP(mmap);
-	SD_MEM_REQUIRE_ARG(buf, "buf");
-	SD_INV_REQUIRE_STARTED(inventory);
-	SD_INV_REQUIRE_MMAP_READY(mmap);
-	const char *problem = sd_window_problem(mmap, (uintptr_t)addr, len, (uintptr_t)data, data_len);
-	if (problem != NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
-				 "%s (buffer [%p, +%zu), data [%p, +%zu), mmap %p range [%p, +%zu))", problem, addr,
-				 len, data, data_len, (void *)mmap, (void *)mmap->addr, mmap->len);
-	if (inventory->num_free == 0)
-		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "inventory %p has no free element (all %u in use)",
-				 (void *)inventory, inventory->num_elements);
+	return sd_inventory_buf_get(__func__, inventory, mmap, addr, len, data, data_len, buf);
+}
 
-	struct doca_buf *b = sd_inventory_pop_free(inventory);
-	sd_buf_hand_out(b, mmap, addr, len, data, data_len, SD_BUF_INVENTORY, inventory);
-	*buf = b;
-	return DOCA_SUCCESS;
+doca_error_t priv_doca_buf_inventory_buf_get_as(const char *caller, struct doca_buf_inventory *inventory,
+						struct doca_mmap *mmap, void *addr, size_t len, void *data,
+						size_t data_len, struct doca_buf **buf)
+{
+	const char *func = caller != NULL ? caller : "doca_buf_inventory_buf_get_by_args";
+
+	return sd_inventory_buf_get(func, inventory, mmap, addr, len, data, data_len, buf);
 }
 
 void sd_inventory_take_back(struct doca_buf_inventory *inventory, struct doca_buf *buf)
@@ -217,6 +241,16 @@ static struct doca_buf *sd_inventory_dup_one(struct doca_buf_inventory *inv, con
 	sd_buf_hand_out(b, src->mmap, src->head, src->len, src->data, src->data_len, SD_BUF_INVENTORY, inv);
 	return b;
 }
+
+/* Reject duplication onto an mmap that cannot take buffers now. */
+#define SD_INV_REQUIRE_MMAP_READY(m)                                                               \
+	do {                                                                                       \
+		if (!sd_mmap_accepts_bufs(m))                                                      \
+			return SD_REJECT(DOCA_ERROR_BAD_STATE,                                     \
+					 "mmap %p is not started; buffers need a started mmap "    \
+					 "(call doca_mmap_start first)",                           \
+					 (const void *)(m));                                       \
+	} while (0)
 
 DOCA_STABLE
 doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory, const struct doca_buf *src_buf,
@@ -291,7 +325,7 @@ DOCA_STABLE
 doca_error_t doca_buf_inventory_set_user_data(struct doca_buf_inventory *inventory, union doca_data user_data)
 {
 	SD_INV_REQUIRE(inventory);
-	inventory->user_data = user_data; /* allowed in every state (02 §8.3.9) */
+	inventory->user_data = user_data; /* allowed in every state */
 	return DOCA_SUCCESS;
 }
 

@@ -1,8 +1,7 @@
 /*
- * mmap.c - local memory maps: configuration, lifecycle, devices, queries
- * (02 §4, §5).
+ * mmap.c - local memory maps: configuration, lifecycle, devices, queries.
  *
- * The legality matrix of 02 §4.2 is applied in the same order everywhere:
+ * The rules of each call are applied in the same order everywhere:
  * handle and pointer arguments, then the kind of map (imported or exported
  * maps are frozen), then the lifecycle state, then argument values, then
  * resources.  Export and import live in mmap_export.c.
@@ -20,7 +19,7 @@
 #include "sd_log.h"
 #include "sd_mem.h"
 
-/* Default device limit of a new map (02 §4.1, decision). */
+/* Default device limit of a new map (softdoca's choice). */
 #define SD_MMAP_DEFAULT_MAX_DEVS 16u
 
 /* Every bit enum doca_access_flag defines. */
@@ -79,7 +78,7 @@ doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 
 	m->magic = SD_MMAP_MAGIC;
 	m->state = SD_MMAP_IDLE;
-	m->access_mask = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE; /* D-9 */
+	m->access_mask = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE; /* the default mask: local read and write */
 	m->max_devs = SD_MMAP_DEFAULT_MAX_DEVS;
 	m->dmabuf_fd = -1;
 	*mmap = m;
@@ -242,7 +241,7 @@ static int sd_mmap_find_dev(const struct doca_mmap *mmap, const struct doca_dev 
 	return -1;
 }
 
-/* Shared legality checks of add_dev and rm_dev (02 §4.3.5-4.3.6). */
+/* Shared legality checks of add_dev and rm_dev. */
 #define SD_MMAP_REQUIRE_DEVS_CHANGEABLE(m)                                                         \
 	do {                                                                                       \
 		SD_MMAP_REQUIRE_CONFIGURABLE_KIND(m);                                              \
@@ -270,7 +269,7 @@ doca_error_t doca_mmap_add_dev(struct doca_mmap *mmap, struct doca_dev *dev)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "mmap %p already holds %u devices, softdoca's limit per mmap",
 				 (void *)mmap, SD_MMAP_MAX_DEVS_LIMIT);
 
-	priv_doca_dev_dep_get(dev); /* D-29: the device cannot be closed under us */
+	priv_doca_dev_dep_get(dev); /* the device cannot be closed under us */
 	mmap->devs[mmap->num_devs++] = dev;
 	return DOCA_SUCCESS;
 }
@@ -294,7 +293,7 @@ doca_error_t doca_mmap_rm_dev(struct doca_mmap *mmap, struct doca_dev *dev)
 	return DOCA_SUCCESS;
 }
 
-/* The part shared by set_memrange and set_dmabuf_memrange (02 §4.3.7). */
+/* The part shared by set_memrange and set_dmabuf_memrange. */
 static doca_error_t sd_mmap_range_settable(struct doca_mmap *mmap, void *addr, size_t len, const char *func)
 {
 	const char *frozen = sd_mmap_frozen_reason(mmap);
@@ -343,7 +342,7 @@ doca_error_t doca_mmap_set_dmabuf_memrange(struct doca_mmap *mmap, int dmabuf_fd
 	if (dmabuf_fd < 0)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "dmabuf_fd %d is not a file descriptor (mmap %p)",
 				 dmabuf_fd, (void *)mmap);
-	/* The CPU engine copies through `addr`; the fd is only recorded (02 §4.3.8). */
+	/* The CPU engine copies through `addr`; the fd is only recorded. */
 	mmap->addr = addr;
 	mmap->len = len;
 	mmap->range_set = true;
@@ -388,7 +387,7 @@ doca_error_t doca_mmap_set_free_cb(struct doca_mmap *mmap, doca_mmap_memrange_fr
 	return DOCA_SUCCESS;
 }
 
-/* Why `mask` is not an acceptable access mask, or NULL (02 §5.2). */
+/* Why `mask` is not an acceptable access mask, or NULL. */
 static const char *sd_access_mask_problem(uint32_t mask)
 {
 	if (mask & ~SD_ACCESS_FLAGS_ALL)
@@ -464,7 +463,7 @@ doca_error_t doca_mmap_get_num_bufs(const struct doca_mmap *mmap, uint32_t *num_
 {
 	SD_MEM_REQUIRE_MMAP(mmap);
 	SD_MEM_REQUIRE_ARG(num_bufs, "num_bufs");
-	/* A thread-safe map keeps no count (02 §4.3.15): num_bufs stays 0. */
+	/* A thread-safe map keeps no count: num_bufs stays 0. */
 	*num_bufs = mmap->num_bufs > UINT32_MAX ? UINT32_MAX : (uint32_t)mmap->num_bufs;
 	return DOCA_SUCCESS;
 }

@@ -1,6 +1,5 @@
 /*
- * mmap_export.c - exporting a map to a peer and importing a peer's map
- * (02 §4.3.16-4.3.20, §6).
+ * mmap_export.c - exporting a map to a peer and importing a peer's map.
  *
  * Every argument and state rule of the public calls is enforced here; the
  * descriptor, the validity record and the cross-process data path live in
@@ -22,7 +21,7 @@
 #define SD_ACCESS_RDMA_ANY (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 
 /*
- * Checks shared by both exports, in the order of 02 §4.3.17: pointers,
+ * Checks shared by both exports, in this order: pointers,
  * then what the map is and its state, then its access rights, then the
  * device.  `needed` is the flag family the kind of export requires.
  */
@@ -86,7 +85,7 @@ doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev
 			 sd_dev_node(dev)->pci_addr, (void *)mmap);
 }
 
-/* Fill the imported map's own attributes (02 §6.3 table); xproc fills range and hooks. */
+/* Fill the imported map's own attributes ; xproc fills range and hooks. */
 static void sd_import_init(struct doca_mmap *m, const union doca_data *user_data, struct doca_dev *dev,
 			   unsigned kind)
 {
@@ -98,7 +97,7 @@ static void sd_import_init(struct doca_mmap *m, const union doca_data *user_data
 	m->import_kind = (uint8_t)kind;
 	m->import_node = sd_dev_node(dev);
 	m->import_dev = dev;
-	priv_doca_dev_dep_get(dev); /* D-29: the device cannot be closed under the import */
+	priv_doca_dev_dep_get(dev); /* the device cannot be closed under the import */
 	if (user_data != NULL)
 		m->user_data = *user_data;
 }

@@ -1,7 +1,7 @@
 /*
  * xproc_access.c - how an importer reaches the exporter's bytes.
  *
- * Paths, tried in this order at import (02 §6.5, D-19):
+ * Paths, tried in this order at import:
  *   shared   the range is a shared file mapping: map the same file, memcpy
  *   vm       process_vm_readv / process_vm_writev (cross-memory attach)
  *   procmem  pread / pwrite on /proc/PID/mem, where only the vm calls are

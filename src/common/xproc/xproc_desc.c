@@ -53,7 +53,7 @@ enum {
 };
 
 _Static_assert(OFF_SUM == SD_XP_DESC_SUM_OFF, "checksum sits in the last 8 bytes");
-_Static_assert(SD_XP_DESC_LEN <= 256, "register D-18: at most 256 bytes");
+_Static_assert(SD_XP_DESC_LEN <= 256, "an export descriptor is at most 256 bytes");
 
 #define SD_XP_ACCESS_ALL 0x7Fu
 #define SD_XP_PAGE_MASK 4095u

@@ -17,7 +17,7 @@
 
 #define SD_XP_DESC_MAGIC 0x50584453u /* "SDXP" as little-endian bytes */
 #define SD_XP_DESC_VERSION 1u
-#define SD_XP_DESC_LEN 176u          /* register D-18 allows up to 256 */
+#define SD_XP_DESC_LEN 176u          /* descriptors are at most 256 bytes */
 
 #define SD_XP_KIND_PCI 1u
 

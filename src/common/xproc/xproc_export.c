@@ -7,7 +7,7 @@
  * Each device the mmap is exported through gets its own descriptor bytes,
  * which stay valid until the mmap stops or is destroyed.  After that the
  * exporting process never has to call the library for a peer's copy to
- * happen (register D-19).
+ * happen.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -169,7 +169,7 @@ static doca_error_t sd_xp_export_create(const char *func, struct doca_mmap *mmap
 	if (exp->base.flags & SD_XP_FLAG_SHARED)
 		SD_LOG_DBG("mmap %p is a shared file mapping; importers may map it (fd %d)", (void *)mmap,
 			   exp->shared_fd);
-	/* Under Yama ptrace_scope 1 an unrelated importer needs this to reach us (02 §6.5). */
+	/* Under Yama ptrace_scope 1 an unrelated importer needs this to reach us. */
 	(void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
 	exp->base.flags |= exp->record_tmp ? SD_XP_FLAG_RECORD_TMP : 0;
 	sd_xp_registry_add(exp);

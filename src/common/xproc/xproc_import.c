@@ -2,7 +2,7 @@
  * xproc_import.c - the import side: from descriptor bytes to an imported
  * mmap whose bytes are reached through its remote access hooks.
  *
- * What is judged at import (02 §6.3, §6.5, D-37), all locally and without
+ * What is judged at import, all locally and without
  * waiting on the exporter: the bytes are a descriptor we understand
  * (INVALID_VALUE), it comes from this machine and PID namespace
  * (NOT_SUPPORTED otherwise: no engine reaches other machines yet), its
@@ -10,7 +10,7 @@
  * its memory is allowed by the kernel (NOT_PERMITTED, naming the fix).
  * A stopped or destroyed export, or a token that does not match the
  * exporter's record, is not an import error: the import succeeds and every
- * access fails with DOCA_ERROR_IO_FAILED (D-3, D-37).
+ * access fails with DOCA_ERROR_IO_FAILED.
  */
 #include <errno.h>
 #include <fcntl.h>

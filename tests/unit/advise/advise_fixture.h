@@ -2,7 +2,7 @@
  * advise_fixture.h - shared set-up of the mmap-advise tests: the local DMA
  * fixture of sd_fixture.h (device, PE, mmaps, inventory) plus an mmap
  * advise context on the same device and PE whose callbacks are recorded,
- * and SDK log capture to count what a call logs (D-26, D-36).
+ * and SDK log capture to count what a call logs.
  */
 #ifndef ADVISE_FIXTURE_H
 #define ADVISE_FIXTURE_H

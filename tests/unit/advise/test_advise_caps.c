@@ -1,5 +1,5 @@
 /*
- * Mmap-advise capabilities (05 §2.3, D-12, D-17, D-26) and their
+ * Mmap-advise capabilities and their
  * enforcement, on a topology file (SOFTDOCA_TOPOLOGY) with three devices:
  * the default profile, one without invalidate-cache support, and one whose
  * maximum buffer size is 100 bytes.
@@ -43,7 +43,7 @@ static void the_default_device_supports_the_task_with_the_dma_limit(void)
 	CHECK_QUIET(doca_mmap_advise_cap_task_cache_invalidate_is_supported(info), DOCA_SUCCESS);
 	CHECK_QUIET(doca_mmap_advise_task_cache_invalidate_get_max_buf_size(info, &adv_max), DOCA_SUCCESS);
 	CHECK_OK(doca_dma_cap_task_memcpy_get_max_buf_size(info, &dma_max));
-	CHECK_EQ_U64(adv_max, dma_max); /* A2, D-11 */
+	CHECK_EQ_U64(adv_max, dma_max); /* both report the same limit */
 	CHECK_EQ_U64(adv_max, 2ull * 1024 * 1024 * 1024);
 }
 

@@ -1,5 +1,5 @@
 /*
- * The mmap-advise context (05 §2.2, §2.3, D-5, D-16, D-30): creation and
+ * The mmap-advise context: creation and
  * destruction, the synchronous start and stop with their state callbacks,
  * configuration rules, and the task pool.
  */
@@ -49,11 +49,11 @@ static void start_and_stop_are_synchronous_with_their_callbacks(void)
 
 	REQUIRE(afx_setup(&a, 1));
 	CHECK_QUIET(doca_ctx_start(a.actx), DOCA_SUCCESS);
-	/* D-5: IDLE -> RUNNING reported inside the call, never STARTING. */
+	/* IDLE -> RUNNING reported inside the call, never STARTING. */
 	REQUIRE(afx_n == 1);
 	CHECK(afx_ev[0].kind == AFX_STATE && afx_ev[0].prev == DOCA_CTX_STATE_IDLE &&
 	      afx_ev[0].next == DOCA_CTX_STATE_RUNNING && afx_ev[0].ctx_state == DOCA_CTX_STATE_RUNNING);
-	/* D-16: no destroy while running; the instance stays intact. */
+	/* No destroy while running; the instance stays intact. */
 	CHECK_REJECT(doca_mmap_advise_destroy(a.adv), DOCA_ERROR_BAD_STATE, "doca_mmap_advise_destroy");
 	CHECK_OK(doca_ctx_get_state(a.actx, &st));
 	CHECK(st == DOCA_CTX_STATE_RUNNING);
@@ -61,7 +61,7 @@ static void start_and_stop_are_synchronous_with_their_callbacks(void)
 	REQUIRE(afx_n == 3);
 	CHECK(afx_ev[1].prev == DOCA_CTX_STATE_RUNNING && afx_ev[1].next == DOCA_CTX_STATE_STOPPING);
 	CHECK(afx_ev[2].prev == DOCA_CTX_STATE_STOPPING && afx_ev[2].next == DOCA_CTX_STATE_IDLE);
-	CHECK_QUIET(doca_ctx_stop(a.actx), DOCA_SUCCESS); /* D-2: IDLE already */
+	CHECK_QUIET(doca_ctx_stop(a.actx), DOCA_SUCCESS); /* IDLE already */
 	CHECK_EQ_U64(afx_n, 3);
 	/* Restartable with the same configuration. */
 	CHECK_OK(doca_ctx_start(a.actx));
@@ -116,7 +116,7 @@ static void the_pool_holds_exactly_the_configured_tasks(void)
 	REQUIRE(afx_setup(&a, 2));
 	buf = sd_fx_src_buf(&a.fx, 0, 64);
 	REQUIRE(buf != NULL);
-	/* D-30: no allocation outside RUNNING. */
+	/* No allocation outside RUNNING. */
 	CHECK_REJECT(doca_mmap_advise_task_invalidate_cache_alloc_init(a.adv, buf, ud, &t[0]), DOCA_ERROR_BAD_STATE,
 		     fn);
 	REQUIRE(doca_ctx_start(a.actx) == DOCA_SUCCESS);

@@ -1,5 +1,5 @@
 /*
- * The invalidate-cache task (05 §2.3, §2.4, §3.11, D-1, D-8, D-17): a
+ * The invalidate-cache task: a
  * validated no-op that completes from doca_pe_progress, leaves its buffer
  * untouched, counts as in flight, is flushed by a stop, reports validation
  * failures through the error callback without stopping its context, and
@@ -120,7 +120,7 @@ static void an_execution_failure_is_reported_and_not_fatal(void)
 	CHECK_QUIET(doca_task_submit(afx_t(task)), DOCA_SUCCESS);
 	afx_log_mark();
 	CHECK_EQ_U64(doca_pe_progress(a.fx.pe), 1);
-	REQUIRE(afx_n == 1); /* no state change came first: D-8, A3 */
+	REQUIRE(afx_n == 1); /* no state change came first: advise failures are not fatal */
 	CHECK(afx_ev[0].kind == AFX_ERR);
 	CHECK_ERR(afx_ev[0].status, DOCA_ERROR_INVALID_VALUE);
 	CHECK(afx_ev[0].ctx_state == DOCA_CTX_STATE_RUNNING);
@@ -128,7 +128,7 @@ static void an_execution_failure_is_reported_and_not_fatal(void)
 	{
 		bool all;
 
-		CHECK_EQ_U64(afx_log_count(NULL, &all), 0); /* reported through the callback only (D-36) */
+		CHECK_EQ_U64(afx_log_count(NULL, &all), 0); /* reported through the callback only */
 	}
 	CHECK_OK(doca_ctx_get_state(a.actx, &st));
 	CHECK(st == DOCA_CTX_STATE_RUNNING);
@@ -145,7 +145,7 @@ static void a_stop_flushes_outstanding_tasks(void)
 	REQUIRE(doca_ctx_start(a.actx) == DOCA_SUCCESS);
 	buf = sd_fx_src_buf(&a.fx, 0, 128);
 	t1 = alloc_on(buf, 1);
-	t2 = alloc_on(buf, 2); /* one buffer, two outstanding tasks (D-23) */
+	t2 = alloc_on(buf, 2); /* one buffer, two outstanding tasks */
 	REQUIRE(t1 && t2);
 	CHECK_OK(doca_task_submit(afx_t(t1)));
 	CHECK_OK(doca_task_submit(afx_t(t2)));
@@ -157,7 +157,7 @@ static void a_stop_flushes_outstanding_tasks(void)
 	CHECK_EQ_U64(doca_pe_progress(a.fx.pe), 1);
 	REQUIRE(afx_n == 3);
 	CHECK(afx_ev[1].kind == AFX_ERR && afx_ev[1].task_ud == 1);
-	CHECK_ERR(afx_ev[1].status, DOCA_ERROR_SHUTDOWN); /* D-1 */
+	CHECK_ERR(afx_ev[1].status, DOCA_ERROR_SHUTDOWN); /* flushed */
 	CHECK(afx_ev[2].kind == AFX_ERR && afx_ev[2].task_ud == 2);
 	CHECK_ERR(afx_ev[2].status, DOCA_ERROR_SHUTDOWN);
 	CHECK_EQ_U64(doca_pe_progress(a.fx.pe), 0); /* tasks still allocated */
@@ -246,7 +246,7 @@ static void the_sample_flow_submits_from_a_dma_callback(void)
 	CHECK_OK(doca_ctx_stop(a.actx));
 	CHECK_OK(doca_dma_destroy(a.fx.dma));
 	CHECK_OK(doca_mmap_advise_destroy(a.adv));
-	CHECK_OK(doca_pe_destroy(a.fx.pe)); /* D-25: buffers are still held */
+	CHECK_OK(doca_pe_destroy(a.fx.pe)); /* buffers are still held */
 	a.fx.dma = NULL;
 	a.fx.ctx = NULL;
 	a.fx.pe = NULL;

@@ -1,5 +1,5 @@
 /*
- * The command line (01 §9.3 value table, §9.6 grammar, §9.7 order and
+ * The command line (values of each type, the grammar, the order and the
  * errors): every parameter type in short and long forms, the "=" forms,
  * values that look like flags, bad values, unknown flags, duplicates,
  * multiplicity, singular, mandatory, callback and validation failures.

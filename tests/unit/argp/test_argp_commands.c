@@ -1,5 +1,5 @@
 /*
- * Commands (01 §9.4): selecting a command and its sub-commands, which
+ * Commands: selecting a command and its sub-commands, which
  * flags are valid where, inherited flags, mandatory flags of selected and
  * unselected commands, command callbacks (outer first, before validation),
  * and the Commands section of the usage.

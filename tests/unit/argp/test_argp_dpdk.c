@@ -1,5 +1,5 @@
 /*
- * DPDK programs (01 §9.6, §9.8, §9.10): the command line splits at the
+ * DPDK programs: the command line splits at the
  * first "--", the DPDK part (behind argv[0]) reaches the DPDK callback
  * after all other callbacks, a JSON doca_dpdk_flags section adds EAL flags,
  * and the usage shows the "[DPDK Flags] --" prefix.

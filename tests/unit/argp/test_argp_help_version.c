@@ -1,5 +1,5 @@
 /*
- * -h/--help and -v/--version (01 §9.5, §9.7 step 4, §9.9): they end the
+ * -h/--help and -v/--version: they end the
  * process with status 0 before any program callback, even when mandatory
  * flags are missing; the usage text layout; the default version lines and
  * a version callback in the style of the official sdk_version_callback.

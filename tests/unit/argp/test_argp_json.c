@@ -1,5 +1,5 @@
 /*
- * JSON parameter files (01 §9.8, register D-21): the shape of the DMA Copy
+ * JSON parameter files: the shape of the DMA Copy
  * file with block and line comments, trailing commas, syntax errors,
  * unknown and cli-only keys, type mismatches, ranges, arrays for
  * multi-value flags, JSON objects, and how the file combines with the

@@ -1,5 +1,5 @@
 /*
- * The Arg Parser session (01 §9.2, §9.10, §9.11): init/destroy phases,
+ * The Arg Parser session: init/destroy phases,
  * calls made in the wrong phase, callback registration rules, the getters,
  * and one SDK ERROR record for every rejected call.
  */

@@ -1,5 +1,5 @@
 /*
- * -l/--log-level and --sdk-log-level (01 §8.9, §9.5, §9.10): they set the
+ * -l/--log-level and --sdk-log-level: they set the
  * global log limits the moment they are parsed, the getters report them,
  * out-of-range levels are refused, and an SDK backend set to WARNING by
  * the program follows --sdk-log-level.

@@ -1,6 +1,6 @@
 /*
- * The parser's own messages and what a failed start prints (01 §9.7 error
- * handling, §9.11): by default one stderr line per problem in the DOCA
+ * The parser's own messages and what a failed start prints: by default one
+ * stderr line per problem in the DOCA
  * record layout; through a logger callback when one is registered; the
  * usage on stdout after a parse error but not after a validation failure;
  * one SDK ERROR record per failed start.
@@ -57,6 +57,9 @@ static void an_unknown_flag_is_reported_on_stderr_and_the_usage_on_stdout(void)
 	CHECK_EQ_U64(child.exit_code, 43); /* returned, did not exit */
 	CHECK(looks_like_a_record(child.err, "ERR"));
 	CHECK(strstr(child.err, "unknown flag \"--bogus\"\n") != NULL);
+	/* the record names the call the program made, never an internal helper */
+	CHECK(strstr(child.err, "][doca_argp_start] unknown flag") != NULL);
+	CHECK(strstr(child.err, "[sd_") == NULL);
 	CHECK(strncmp(child.out, "Usage: prog [DOCA Flags] [Program Flags]\n", 41) == 0);
 	CHECK_OK(doca_argp_destroy());
 }

@@ -1,6 +1,6 @@
 /*
  * Creating, configuring, registering and destroying parameters and
- * commands (01 §9.3, §9.4): every refusal and its code, ownership after a
+ * commands: every refusal and its code, ownership after a
  * refused registration, setters on bad objects.
  */
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  *
  *  - an SDK log capture, so a test can assert that a rejected call left
  *    exactly one ERROR record naming the function, and a successful call
- *    none (register D-26, D-36);
+ *    none;
  *  - lookup of the default devices by PCI address;
  *  - topology cases run in a forked child, because the topology is read
  *    once per process.

@@ -1,5 +1,5 @@
 /*
- * doca_dev.h on its own (01 §0.4, §7.2, checklist item 4): it compiles as
+ * doca_dev.h on its own: it compiles as
  * the first and only DOCA include, with -Wall -Werror, and carries the
  * exact enum and size values programs rely on.  Deliberately no harness:
  * the harness would pull doca_error.h in first.

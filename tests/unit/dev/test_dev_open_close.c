@@ -1,6 +1,5 @@
 /*
- * Opening and closing local devices (01 §7.5, checklist items 10, 11, 13;
- * register D-13, D-29): shared reference-counted handles, the devinfo of an
+ * Opening and closing local devices : shared reference-counted handles, the devinfo of an
  * open device, close(NULL), and the close refused while dependents exist.
  */
 #include <pthread.h>
@@ -169,7 +168,7 @@ static void close_that_keeps_a_reference_succeeds_with_dependents(void)
 	priv_doca_dev_dep_get(a);
 	priv_doca_dev_dep_get(a);
 	dev_log_start();
-	CHECK_OK(doca_dev_close(a)); /* D-29: DMA Copy closes one of two handles */
+	CHECK_OK(doca_dev_close(a)); /* DMA Copy closes one of two handles */
 	CHECK_LOG_QUIET();
 	CHECK_ERR(doca_dev_close(b), DOCA_ERROR_IN_USE);
 	CHECK_LOG_ONE_ERR("doca_dev_close");

@@ -1,7 +1,6 @@
 /*
  * Device lists of the default topology and every property and capability
- * getter of its two devices (01 §7.1, §7.3, §7.6, §7.7; register D-12,
- * D-14, D-34).
+ * getter of its two devices (docs/decisions.md, "Devices and topology").
  */
 #include <string.h>
 
@@ -216,7 +215,7 @@ static void representor_filters_not_supported_on_the_host_device_silently(void)
 	CHECK_ERR(doca_devinfo_rep_cap_is_filter_net_supported(list[1], &v), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK_ERR(doca_devinfo_rep_cap_is_filter_emulated_supported(list[1], &v), DOCA_ERROR_NOT_SUPPORTED);
 	CHECK(v == 9);
-	/* "not supported" is an answer, not a failure: nothing logged (D-26) */
+	/* "not supported" is an answer, not a failure: nothing logged */
 	CHECK_LOG_QUIET();
 }
 

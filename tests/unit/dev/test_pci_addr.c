@@ -1,5 +1,5 @@
 /*
- * PCI address strings (01 §7.4, checklist items 7 and 8): the canonical
+ * PCI address strings: the canonical
  * output form and every accepted and refused input form, for devices and
  * for the representor.
  */

@@ -1,6 +1,5 @@
 /*
- * Representors of the default topology (01 §7.3, §7.5, §7.8, checklist
- * item 12; register D-29): filters, NOT_SUPPORTED on the host-side device,
+ * Representors of the default topology: filters, NOT_SUPPORTED on the host-side device,
  * properties, open/close and the dependencies they create.
  */
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * The SOFTDOCA_TOPOLOGY file (01 §7.1, register D-34, docs/topology.md):
+ * The SOFTDOCA_TOPOLOGY file (docs/topology.md):
  * valid files with every attribute, defaults, capability overrides, the cx7
  * rules, the side restriction, and every kind of error, each refused as a
  * whole with DOCA_ERROR_NOT_FOUND and one ERROR record naming the file, the

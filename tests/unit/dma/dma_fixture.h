@@ -244,7 +244,7 @@ static inline void fx_fill(uint8_t *p, size_t n, uint8_t seed)
 /*
  * SDK log capture: a file backend that keeps WARNING and ERROR records, so
  * tests can count what a call logged (one ERROR per rejected call, nothing
- * for task execution failures; D-36).
+ * for task execution failures).
  */
 static FILE *fx_logf;
 static long fx_log_from;

@@ -1,7 +1,7 @@
 /*
- * DOCA DMA capability queries (03 §6.3, D-12): every query on every device
+ * DOCA DMA capability queries: every query on every device
  * of the default topology, through list entries and through open devices,
- * and their NULL-argument rules.  Answers log nothing (D-26).
+ * and their NULL-argument rules.  Answers log nothing.
  */
 #include "dma_fixture.h"
 

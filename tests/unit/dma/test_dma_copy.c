@@ -1,5 +1,5 @@
 /*
- * What a successful memcpy task does to memory and buffers (03 §6.5, D-23):
+ * What a successful memcpy task does to memory and buffers:
  * source data segments concatenated in list order; destination written at
  * data + data_len of each element in turn, each filled to its end before
  * the next; data_len grows by the bytes each element received; head, data
@@ -48,7 +48,7 @@ static doca_error_t run_one(struct env *e, const struct doca_buf *src, struct do
 		return DOCA_ERROR_UNEXPECTED;
 	if (sd_progress_one(e->f.pe) != 1 || fx_nevents == before)
 		return DOCA_ERROR_UNEXPECTED;
-	/* a failure is preceded by the RUNNING -> STOPPING callback (D-8) */
+	/* A failure is preceded by the RUNNING -> STOPPING callback */
 	if (fx_events[fx_nevents - 1].kind == FX_EV_STATE)
 		return DOCA_ERROR_UNEXPECTED;
 	return (doca_error_t)fx_events[fx_nevents - 1].b;

@@ -4,7 +4,7 @@
  * layer's access path; the exporter's rights decide V8/V9; an import made
  * on another device, or from an RDMA export, fails V6; and once the export
  * is stopped the task fails with DOCA_ERROR_IO_FAILED through the error
- * callback (D-3, D-37), fatal for the context and not logged at ERROR.
+ * callback, fatal for the context and not logged at ERROR.
  *
  * Skipped (exit 77) while the memory layer cannot import its own exports.
  */

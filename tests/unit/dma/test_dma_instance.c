@@ -1,7 +1,7 @@
 /*
  * DOCA DMA instances: create/destroy argument and state rules, the context
  * view, synchronous start, the configuration precondition of start, the
- * device dependency (D-29) and the GPU handle (03 §4.1, §6.2, §6.7).
+ * device dependency and the GPU handle.
  */
 #include "dma_fixture.h"
 
@@ -155,7 +155,7 @@ static void second_device_handle_can_close_while_dma_exists(void)
 	REQUIRE(fx_open_dev(&f, 0));
 	REQUIRE(doca_dev_open(f.list[0], &other) == DOCA_SUCCESS);
 	REQUIRE(doca_dma_create(f.dev, &dma) == DOCA_SUCCESS);
-	/* not the last reference of the device: allowed (D-29, DMA Copy opens twice) */
+	/* Not the last reference of the device: allowed (DMA Copy opens its device twice) */
 	CHECK_OK(doca_dev_close(other));
 	CHECK_ERR(doca_dev_close(f.dev), DOCA_ERROR_IN_USE);
 	CHECK_OK(doca_dma_destroy(dma));

@@ -1,6 +1,6 @@
 /*
  * Access rights and device association of the memory a memcpy task touches
- * (03 §6.6 V6-V9, 02 §5.3, D-10, D-32): which permission masks make a
+ * (V6-V9): which permission masks make a
  * valid source or destination, which device registrations count, and what
  * a stopped mmap does.  Each refused case is checked through
  * doca_task_try_submit and through execution, and must leave the

@@ -1,5 +1,5 @@
 /*
- * Memcpy task configuration, allocation and accessors (03 §6.4, D-30):
+ * Memcpy task configuration, allocation and accessors:
  * set_conf errors in their order, alloc_init in each context state, pool
  * exhaustion at exactly num_memcpy_tasks, and the setters and getters
  * (including setters on an in-flight task, which are ignored and logged).
@@ -113,7 +113,7 @@ static void alloc_init_initialises_the_task(void)
 	CHECK_EQ_U64(doca_task_get_user_data(doca_dma_task_memcpy_as_task(t)).u64, 0x1234);
 	CHECK_ERR(doca_task_get_status(doca_dma_task_memcpy_as_task(t)), DOCA_SUCCESS);
 	{
-		/* buffers are not referenced by the task (D-23) */
+		/* Buffers are not referenced by the task */
 		uint16_t rc = 0;
 
 		CHECK_OK(doca_buf_get_refcount(a, &rc));

@@ -2,7 +2,7 @@
  * DMA behaviour that follows the device's capability profile, with a
  * topology file (SOFTDOCA_TOPOLOGY) that overrides it per device:
  *  - a device without memcpy answers NOT_SUPPORTED (logging nothing) and
- *    refuses doca_ctx_start with NOT_SUPPORTED (03 §4.1 step 5);
+ *    refuses doca_ctx_start with NOT_SUPPORTED;
  *  - smaller limits (tasks, list length, size) are enforced exactly at the
  *    values the capability queries report (V2, V4, set_conf);
  *  - a list length above the compile-time bound is reported, and enforced,

@@ -1,12 +1,12 @@
 /*
- * Validation rules V1..V9 of 03 §6.6 and where their codes surface:
+ * Validation rules V1..V9 (docs/decisions.md) and where their codes surface:
  *  - doca_task_try_submit returns the rule's code, the task stays with the
  *    application and nothing else happens;
  *  - doca_task_submit accepts the task; the progress call that reaches it
- *    moves the context to STOPPING first (D-8), then delivers the code to
- *    the error callback (D-3); later tasks are flushed with
- *    DOCA_ERROR_SHUTDOWN (D-1) and their destinations stay untouched;
- *    execution failures log no ERROR/WARNING record (D-36).
+ *    moves the context to STOPPING first, then delivers the code to
+ *    the error callback; later tasks are flushed with
+ *    DOCA_ERROR_SHUTDOWN and their destinations stay untouched;
+ *    execution failures log no ERROR/WARNING record.
  * Also: rule precedence where the codes differ.
  *
  * V8 (and the import half of V9) cannot be broken with consistent public

@@ -1,5 +1,5 @@
 /*
- * The cpu engine and the engine registry (src/common/engine, D-35), tested
+ * The cpu engine and the engine registry (src/common/engine), tested
  * through the internal engine interface: concatenation of source segments
  * into destination segments, zero-length segments, memmove semantics,
  * segments of imported memory going only through the mmap's access hooks

@@ -1,5 +1,5 @@
 /*
- * SOFTDOCA_ENGINE (D-35): `cpu` selects the cpu engine silently; an unknown
+ * SOFTDOCA_ENGINE: `cpu` selects the cpu engine silently; an unknown
  * name falls back to cpu with exactly one WARNING record per process, how
  * ever often the default is asked for.  Run by meson with the variable set
  * (see meson.build): argv[1] says which value the run was given.

@@ -1,5 +1,5 @@
 /*
- * The generic context state machine (03 §3, §4) seen through a DMA context:
+ * The generic context state machine seen through a DMA context:
  * which transitions happen, where their callbacks fire, and what each call
  * returns in each state.
  */

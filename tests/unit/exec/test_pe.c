@@ -1,5 +1,5 @@
 /*
- * The progress engine (03 §5): one unit of work per call, submission order,
+ * The progress engine: one unit of work per call, submission order,
  * counters, the notification handle, and the calls refused inside callbacks.
  */
 #include <poll.h>

@@ -1,5 +1,5 @@
 /*
- * The generic task API (03 §5.7): submission checks and their order, task
+ * The generic task API: submission checks and their order, task
  * status through its life, user data, free rules, fatal failures and
  * flushes, and the task-batch refusals.
  */

@@ -2,7 +2,7 @@
  * graph_fixture.h - what the graph tests share: the local DMA setup of
  * sd_fixture.h plus a second DMA context on the same PE, recording graph
  * and user-node callbacks, and SDK log capture to count the diagnostics a
- * call emits (one ERROR record per refused call, none otherwise; D-36).
+ * call emits (one ERROR record per refused call, none otherwise).
  */
 #ifndef GRAPH_FIXTURE_H
 #define GRAPH_FIXTURE_H

@@ -1,8 +1,8 @@
 /*
- * Building a graph (05 §1.4, §1.5, §1.7): creation on a PE, configuration
+ * Building a graph: creation on a PE, configuration
  * and user data, the three node kinds, dependencies and the cycle rules,
  * start/stop/destroy in each state, sub-graph nesting rules, and the PE
- * that cannot be destroyed while a graph is bound to it (D-25).
+ * that cannot be destroyed while a graph is bound to it.
  */
 #include "graph_fixture.h"
 
@@ -134,7 +134,7 @@ static void dependencies_refuse_cycles_and_foreign_nodes(void)
 	CHECK_QUIET(doca_graph_add_dependency(graph, a, c), DOCA_SUCCESS);
 	CHECK_QUIET(doca_graph_add_dependency(graph, b, d), DOCA_SUCCESS);
 	CHECK_QUIET(doca_graph_add_dependency(graph, c, d), DOCA_SUCCESS);
-	CHECK_QUIET(doca_graph_add_dependency(graph, b, d), DOCA_SUCCESS); /* G12: again, no effect */
+	CHECK_QUIET(doca_graph_add_dependency(graph, b, d), DOCA_SUCCESS); /* again, no effect */
 	/* Closing any loop is refused: direct, and through two levels. */
 	CHECK_REJECT(doca_graph_add_dependency(graph, b, a), DOCA_ERROR_NOT_PERMITTED, "doca_graph_add_dependency");
 	CHECK_REJECT(doca_graph_add_dependency(graph, d, a), DOCA_ERROR_NOT_PERMITTED, "doca_graph_add_dependency");
@@ -156,7 +156,7 @@ static void start_validates_the_graph(void)
 	REQUIRE(doca_graph_create(g.fx.pe, &graph) == DOCA_SUCCESS);
 	CHECK_REJECT(doca_graph_start(NULL), DOCA_ERROR_INVALID_VALUE, "doca_graph_start");
 	REQUIRE(doca_graph_node_create_from_user(graph, gfx_user_cb, &user) == DOCA_SUCCESS);
-	/* G8: no configuration. */
+	/* No configuration. */
 	CHECK_REJECT(doca_graph_start(graph), DOCA_ERROR_BAD_STATE, "doca_graph_start");
 	REQUIRE(doca_graph_set_conf(graph, gfx_graph_ok, gfx_graph_err, 2) == DOCA_SUCCESS);
 	/* No context node. */
@@ -168,7 +168,7 @@ static void start_validates_the_graph(void)
 	CHECK_REJECT(doca_graph_start(graph), DOCA_ERROR_BAD_STATE, "doca_graph_start");
 	REQUIRE(doca_ctx_start(g.ctx2) == DOCA_SUCCESS);
 	CHECK_QUIET(doca_graph_start(graph), DOCA_SUCCESS);
-	CHECK_QUIET(doca_graph_start(graph), DOCA_SUCCESS); /* G1: already started */
+	CHECK_QUIET(doca_graph_start(graph), DOCA_SUCCESS); /* already started */
 	CHECK_OK(doca_graph_stop(graph));
 	CHECK_OK(doca_graph_destroy(graph));
 	gfx_teardown(&g);
@@ -288,7 +288,7 @@ static void sub_graph_nesting_rules(void)
 	CHECK_REJECT(doca_graph_node_create_from_graph(parent, parent, &node), DOCA_ERROR_NOT_PERMITTED,
 		     "doca_graph_node_create_from_graph");
 	REQUIRE(doca_graph_start(sub) == DOCA_SUCCESS);
-	/* Both graphs must share the PE (G9). */
+	/* Both graphs must share the PE. */
 	CHECK_REJECT(doca_graph_node_create_from_graph(far, sub, &node), DOCA_ERROR_NOT_PERMITTED,
 		     "doca_graph_node_create_from_graph");
 	CHECK_QUIET(doca_graph_node_create_from_graph(parent, sub, &node), DOCA_SUCCESS);
@@ -299,7 +299,7 @@ static void sub_graph_nesting_rules(void)
 	/* ... and the parent cannot start while its sub-graph is stopped. */
 	CHECK_REJECT(doca_graph_start(parent), DOCA_ERROR_BAD_STATE, "doca_graph_start");
 	CHECK_OK(doca_graph_start(sub));
-	/* G3: the parent's only context node is inside the sub-graph. */
+	/* The parent's only context node is inside the sub-graph. */
 	CHECK_QUIET(doca_graph_start(parent), DOCA_SUCCESS);
 	CHECK_REJECT(doca_graph_stop(sub), DOCA_ERROR_IN_USE, "doca_graph_stop");
 	CHECK_OK(doca_graph_stop(parent));

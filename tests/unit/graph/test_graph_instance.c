@@ -1,7 +1,7 @@
 /*
- * Graph instances (05 §1.6, §1.7): creation within the graph's budget,
+ * Graph instances: creation within the graph's budget,
  * node data and its refusals, user data, destruction, and the checks
- * doca_graph_instance_submit makes before a run starts (G5, G11).
+ * doca_graph_instance_submit makes before a run starts.
  */
 #include "graph_fixture.h"
 
@@ -190,7 +190,7 @@ static void submit_checks_leave_a_refused_instance_idle(void)
 	task = gfx_copy_task(&g, g.fx.dma, 0, 128, 0);
 	REQUIRE(task != NULL);
 	CHECK_REJECT(doca_graph_instance_submit(NULL), DOCA_ERROR_INVALID_VALUE, "doca_graph_instance_submit");
-	/* G11: a node without data. */
+	/* A node without data. */
 	CHECK_REJECT(doca_graph_instance_submit(inst), DOCA_ERROR_BAD_STATE, "doca_graph_instance_submit");
 	CHECK_OK(doca_graph_instance_set_ctx_node_data(inst, n_copy, gfx_t(task)));
 	CHECK_REJECT(doca_graph_instance_submit(inst), DOCA_ERROR_BAD_STATE, "doca_graph_instance_submit");
@@ -199,8 +199,8 @@ static void submit_checks_leave_a_refused_instance_idle(void)
 	REQUIRE(doca_task_submit(gfx_t(task)) == DOCA_SUCCESS);
 	CHECK_REJECT(doca_graph_instance_submit(inst), DOCA_ERROR_IN_USE, "doca_graph_instance_submit");
 	CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 1);
-	CHECK_EQ_U64(gfx_ctx1_task_cbs(&g), 1); /* G14: a direct submission keeps its callbacks */
-	/* G5: the root's context is not RUNNING. */
+	CHECK_EQ_U64(gfx_ctx1_task_cbs(&g), 1); /* a direct submission keeps its callbacks */
+	/* The root's context is not RUNNING. */
 	REQUIRE(doca_ctx_stop(g.fx.ctx) == DOCA_ERROR_IN_PROGRESS); /* the task is still allocated */
 	CHECK_REJECT(doca_graph_instance_submit(inst), DOCA_ERROR_BAD_STATE, "doca_graph_instance_submit");
 	CHECK_OK(doca_ctx_get_num_inflight_tasks(g.fx.ctx, &inflight));

@@ -1,5 +1,5 @@
 /*
- * Running graph instances (05 §1.8, D-6, D-24, G4, G6, G10): dependency
+ * Running graph instances: dependency
  * order, one unit of application work per progress call, suppression of
  * the tasks' own callbacks, in-flight counts, failure propagation, reuse of
  * instances, calls from inside the graph callback, several graphs on one
@@ -72,7 +72,7 @@ static void ten_instances_copy_then_check_like_the_sample(void)
 		si[k].d1 = sd_fx_dst_buf(&g.fx, (size_t)k * 2 * COPY, COPY);
 		si[k].d2 = sd_fx_dst_buf(&g.fx, (size_t)(k * 2 + 1) * COPY, COPY);
 		REQUIRE(si[k].src && si[k].d1 && si[k].d2);
-		/* Both tasks share one source buffer (D-23). */
+		/* Both tasks share one source buffer. */
 		REQUIRE(doca_dma_task_memcpy_alloc_init(g.fx.dma, si[k].src, si[k].d1, none, &si[k].t1) == DOCA_SUCCESS);
 		REQUIRE(doca_dma_task_memcpy_alloc_init(g.dma2, si[k].src, si[k].d2, none, &si[k].t2) == DOCA_SUCCESS);
 		REQUIRE(doca_graph_instance_set_ctx_node_data(si[k].inst, c1, gfx_t(si[k].t1)) == DOCA_SUCCESS);
@@ -213,7 +213,7 @@ static void a_root_user_node_runs_from_progress_not_from_submit(void)
 	REQUIRE(gfx_setup(&g, 4));
 	REQUIRE(chain_build(&c, true));
 	CHECK_OK(doca_graph_instance_submit(c.inst));
-	CHECK_EQ_U64(c.user.calls, 0); /* G4 */
+	CHECK_EQ_U64(c.user.calls, 0); /* a user node runs from progress, not from submit */
 	CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 1);
 	CHECK_EQ_U64(c.user.calls, 1);
 	CHECK_ERR(doca_task_get_status(gfx_t(c.task)), DOCA_ERROR_IN_PROGRESS); /* launched, not yet reported */
@@ -294,7 +294,7 @@ static void a_failing_task_is_fatal_to_its_context_and_stops_the_run(void)
 	gfx_run_until(g.fx.pe, 1);
 	CHECK_EQ_U64(gfx_ndone, 1);
 	CHECK(!gfx_done[0].ok);
-	/* The failure was reported through the graph only: no SDK warning or error (D-36). */
+	/* The failure was reported through the graph only: no SDK warning or error. */
 	{
 		bool all;
 
@@ -306,7 +306,7 @@ static void a_failing_task_is_fatal_to_its_context_and_stops_the_run(void)
 	CHECK(memcmp(g.fx.dst_mem + 256, g.fx.src_mem + 256, 128) == 0);
 	CHECK_EQ_U64(u_bad.calls, 0);
 	CHECK_EQ_U64(u_good.calls, 0);
-	/* G10: the failing DMA context stopped itself; the other one is untouched. */
+	/* The failing DMA context stopped itself; the other one is untouched. */
 	CHECK_OK(doca_ctx_get_state(g.fx.ctx, &st));
 	CHECK(st == DOCA_CTX_STATE_STOPPING);
 	CHECK_OK(doca_ctx_get_state(g.ctx2, &st2));
@@ -388,7 +388,7 @@ static void other_instances_on_a_failed_context_are_flushed(void)
 	REQUIRE(gfx_ndone == 2);
 	CHECK(!gfx_done[0].ok && !gfx_done[1].ok);
 	CHECK_ERR(doca_task_get_status(gfx_t(t_bad)), DOCA_ERROR_INVALID_VALUE);
-	CHECK_ERR(doca_task_get_status(gfx_t(t_next)), DOCA_ERROR_SHUTDOWN); /* D-1, D-24 */
+	CHECK_ERR(doca_task_get_status(gfx_t(t_next)), DOCA_ERROR_SHUTDOWN); /* flushed, like any task */
 	CHECK_EQ_U64(g.fx.dst_mem[512], 0);
 	CHECK_OK(doca_ctx_get_num_inflight_tasks(g.fx.ctx, &inflight));
 	CHECK_EQ_U64(inflight, 0);
@@ -469,7 +469,7 @@ static void resubmit_then_destroy(struct doca_graph_instance *inst, bool ok)
 	(void)ok;
 	if (cb_reruns < 3) {
 		cb_reruns++;
-		/* Room for the next copy: destinations are appended to (D-23). */
+		/* Room for the next copy: destinations are appended to. */
 		doca_buf_reset_data_len(doca_dma_task_memcpy_get_dst(cb_chain.task));
 		cb_resubmit_status = doca_graph_instance_submit(inst);
 	} else {
@@ -526,7 +526,7 @@ static void several_graphs_share_one_pe(void)
 	gfx_teardown(&g);
 }
 
-/* ---- notification (D-20) ---- */
+/* ---- notification ---- */
 
 static bool handle_readable(struct doca_pe *pe)
 {

@@ -1,5 +1,5 @@
 /*
- * Sub-graph nodes (05 §1.4, §1.7, §1.8 item 5, G2, G13): a parent run
+ * Sub-graph nodes: a parent run
  * drives a whole run of an attached sub-graph instance, only the parent's
  * callbacks fire, a failure inside the sub-graph fails the parent, and the
  * attachment rules of sub-graph instances.
@@ -77,7 +77,7 @@ static void a_sub_graph_runs_inside_its_parent_run(void)
 	REQUIRE(nest_build(&n));
 	for (int run = 1; run <= 2; run++) {
 		memset(g.fx.dst_mem, 0, 512);
-		/* A fresh destination per run: the copy appends after the data (D-23). */
+		/* A fresh destination per run: the copy appends after the data. */
 		doca_dma_task_memcpy_set_dst(n.task, sd_fx_dst_buf(&g.fx, 0, 512));
 		CHECK_OK(doca_graph_instance_submit(n.pi));
 		gfx_run_until(g.fx.pe, run);
@@ -90,7 +90,7 @@ static void a_sub_graph_runs_inside_its_parent_run(void)
 		CHECK_EQ_U64(n.after.calls, run);
 		CHECK(n.before.order < n.check.order && n.check.order < n.after.order);
 		CHECK(memcmp(g.fx.dst_mem, g.fx.src_mem, 512) == 0);
-		/* G2: the sub-graph's own callbacks never fire for a nested run. */
+		/* The sub-graph's own callbacks never fire for a nested run. */
 		CHECK_EQ_U64(sub_cb_calls, 0);
 		CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 0);
 	}

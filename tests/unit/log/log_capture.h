@@ -95,8 +95,8 @@ static inline int count_lines(const char *text)
 }
 
 /*
- * Whether one line (without its newline) has the record layout of spec 01
- * §8.3 / checklist item 15.
+ * Whether one line (without its newline) has DOCA's record layout
+ * ([time][tid][DOCA][LVL][file:line][func] message).
  */
 static inline bool record_line_is_wellformed(const char *line)
 {

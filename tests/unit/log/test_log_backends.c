@@ -1,5 +1,5 @@
 /*
- * Each backend kind delivers whole records (01 §8.3, §8.5): FILE stream,
+ * Each backend kind delivers whole records: FILE stream,
  * file descriptor (through a pipe), caller buffer with flush callback
  * (truncated to capacity - 1), syslog; and every create function refuses
  * NULL/invalid arguments without touching *backend.

@@ -1,5 +1,5 @@
 /*
- * Records from concurrent threads never interleave (checklist item 20) and
+ * Records from concurrent threads never interleave and
  * keep each thread's order, on an fd backend and a FILE backend alike.
  */
 #include <pthread.h>

@@ -1,6 +1,6 @@
 /*
  * Level limits: global defaults and setters, per-backend limits, strict
- * bounds (clamping), range checks and wrong-category backends (01 §8.2, §8.6).
+ * bounds (clamping), range checks and wrong-category backends.
  */
 #include <doca_log.h>
 
@@ -91,7 +91,7 @@ static void global_setters_reach_existing_and_new_backends(void)
 	CHECK_OK(doca_log_backend_set_level_lower_limit(young->backend, DOCA_LOG_LEVEL_DISABLE));
 }
 
-/* The example of 01 §8.2: strict WARNING follows -l 30 down, comes back to WARNING, never DEBUG. */
+/* Strict WARNING follows -l 30 down, comes back to WARNING, never DEBUG. */
 static void strict_lower_limit_clamps_and_still_succeeds(void)
 {
 	struct capture *c = capture_new(false);

@@ -1,5 +1,5 @@
 /*
- * The record layout of 01 §8.3:
+ * The record layout:
  *   [HH:MM:SS:uuuuuu][TID][DOCA][LVL][FILE:LINE][FUNC] MESSAGE\n
  */
 #include <pthread.h>

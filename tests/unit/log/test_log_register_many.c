@@ -1,5 +1,5 @@
 /*
- * DOCA_LOG_REGISTER in many files (checklist item 19): every translation
+ * DOCA_LOG_REGISTER in many files: every translation
  * unit has its own log_source, registered with a distinct id before main()
  * runs; the units are generated from log_unit.c.in.
  */

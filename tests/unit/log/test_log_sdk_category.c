@@ -1,5 +1,5 @@
 /*
- * SDK records versus application records (01 §8.2, §0.3 G4): separate
+ * SDK records versus application records: separate
  * backends and limits, the "<func>: <message>" text of SDK records, one
  * ERROR record per rejected call, nothing when no SDK backend exists, no
  * formatting when filtered.
@@ -129,7 +129,7 @@ static void successful_calls_emit_no_error_or_warning(void)
 	CHECK_OK(doca_log_backend_set_sdk_level(sdk->backend, DOCA_LOG_LEVEL_DISABLE));
 }
 
-/* Checklist item 17: the global SDK limit overrides per-backend SDK levels. */
+/* The global SDK limit overrides per-backend SDK levels. */
 static void global_sdk_limit_overrides_backend_levels(void)
 {
 	struct capture *sdk = capture_new(true);

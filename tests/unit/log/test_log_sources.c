@@ -1,5 +1,5 @@
 /*
- * Source registration (01 §8.7): ids, copies of names, unregistering, and
+ * Source registration: ids, copies of names, unregistering, and
  * doca_log()'s checks of level, source and format.
  */
 #include <doca_log.h>

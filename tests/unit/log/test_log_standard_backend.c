@@ -1,5 +1,5 @@
 /*
- * doca_log_backend_create_standard (01 §8.4, checklist item 14): INFO and
+ * doca_log_backend_create_standard : INFO and
  * less severe on stdout, WARNING and more severe on stderr; -l moves
  * stdout's lower limit freely and stderr's only down to ERROR/CRIT, never
  * up past WARNING; a second call adds no duplicate output.

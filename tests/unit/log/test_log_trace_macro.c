@@ -1,5 +1,5 @@
 /*
- * DOCA_LOG_TRC (01 §8.8, checklist item 16): without DOCA_LOGGING_ALLOW_TRACE
+ * DOCA_LOG_TRC : without DOCA_LOGGING_ALLOW_TRACE
  * it is an empty statement that does not evaluate its arguments; with it, a
  * TRACE record.  meson builds this file both ways.
  */

@@ -1,4 +1,4 @@
-/* Compiles with doca_buf_array.h alone (02 §1.1). */
+/* Compiles with doca_buf_array.h alone. */
 #include <doca_buf_array.h>
 
 int hdr_array_only(void);

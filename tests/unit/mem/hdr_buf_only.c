@@ -1,4 +1,4 @@
-/* Compiles with doca_buf.h alone (02 §1.1). */
+/* Compiles with doca_buf.h alone. */
 #include <doca_buf.h>
 
 int hdr_buf_only(void);

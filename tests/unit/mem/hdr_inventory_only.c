@@ -1,7 +1,7 @@
 /*
  * Compiles with doca_buf_inventory.h alone, which must also bring in
  * doca_buf.h, doca_mmap.h, doca_ctx.h and doca_pe.h for DOCA 2.x
- * programs (register D-33).
+ * programs.
  */
 #include <doca_buf_inventory.h>
 

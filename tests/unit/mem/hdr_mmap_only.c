@@ -1,4 +1,4 @@
-/* Compiles with doca_mmap.h alone (02 §1.1). */
+/* Compiles with doca_mmap.h alone. */
 #include <doca_mmap.h>
 
 int hdr_mmap_only(void);

@@ -1,4 +1,4 @@
-/* Compiles with doca_buf_pool.h alone (02 §1.1). */
+/* Compiles with doca_buf_pool.h alone. */
 #include <doca_buf_pool.h>
 
 int hdr_pool_only(void);

@@ -1,5 +1,5 @@
 /*
- * Buffer descriptors (02 §7): reference counts, data section moves, list
+ * Buffer descriptors: reference counts, data section moves, list
  * predicates, chaining and unchaining, release of whole lists.
  */
 #include <stdint.h>
@@ -128,7 +128,7 @@ static void refcount_overflow_is_too_big(void)
 
 static void released_buffer_is_bad_state(void)
 {
-	/* The slot stays owned by the inventory, so the misuse is caught (02 §7.3 rule 6). */
+	/* The slot stays owned by the inventory, so the misuse is caught. */
 	struct doca_buf *b = new_buf(0, 16);
 	uint32_t before = free_elems(inv);
 	release(b);

@@ -1,5 +1,5 @@
 /*
- * Buffer arrays (02 §10): softdoca has no GPU or DPA, so an array can be
+ * Buffer arrays: softdoca has no GPU or DPA, so an array can be
  * created and configured but never gets a target and never starts.
  */
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /*
- * Buffer pools (02 §9): creation checks, layout and alignment, exhaustion,
+ * Buffer pools: creation checks, layout and alignment, exhaustion,
  * state rules, and the pin a pool holds on its mmap.
  */
 #include <stdbool.h>

@@ -1,6 +1,5 @@
 /*
- * Buffer inventories (02 §8) and the live-buffer accounting of mmaps
- * (02 §4.3.2, §4.3.4, §4.3.15, §4.3.22).
+ * Buffer inventories and the live-buffer accounting of mmaps.
  */
 #include <stdint.h>
 
@@ -154,8 +153,13 @@ static void allocation_needs_started_inventory_and_mmap(void)
 	CHECK_QUIET_OK(doca_mmap_set_memrange(m, mem, sizeof(mem)));
 
 	CHECK_REJECT(doca_buf_inventory_buf_get_by_addr(inv, m, mem, 8, &b), DOCA_ERROR_BAD_STATE); /* inventory idle */
+	CHECK(strstr(mem_test_last_record, "call doca_buf_inventory_start") != NULL);
+	CHECK_REJECT(doca_buf_inventory_buf_get_by_data(inv, m, mem, 8, &b), DOCA_ERROR_BAD_STATE);
+	CHECK(strstr(mem_test_last_record, "doca_buf_inventory_buf_get_by_args") == NULL);
 	CHECK_QUIET_OK(doca_buf_inventory_start(inv));
 	CHECK_REJECT(doca_buf_inventory_buf_get_by_addr(inv, m, mem, 8, &b), DOCA_ERROR_BAD_STATE); /* mmap idle */
+	CHECK(strstr(mem_test_last_record, "call doca_mmap_start") != NULL);
+	CHECK_REJECT(doca_buf_inventory_buf_get_by_args(inv, m, mem, 8, mem, 0, &b), DOCA_ERROR_BAD_STATE);
 	CHECK_QUIET_OK(doca_mmap_start(m));
 	CHECK_QUIET_OK(doca_mmap_stop(m));
 	CHECK_REJECT(doca_buf_inventory_buf_get_by_addr(inv, m, mem, 8, &b), DOCA_ERROR_BAD_STATE); /* mmap stopped */
@@ -202,7 +206,7 @@ static void range_outside_the_mmap_is_rejected(void)
 
 static void one_slot_per_buffer_then_no_memory(void)
 {
-	/* The samples size inventories exactly (02 §13.2 item 11). */
+	/* The samples size inventories exactly. */
 	struct doca_mmap *m = new_started_mmap(mem, sizeof(mem));
 	struct doca_buf_inventory *inv = new_started_inventory(3);
 	struct doca_buf *b[3];
@@ -268,7 +272,7 @@ static void live_buffers_block_mmap_stop_and_destroy(void)
 	CHECK_EQ_U64(num_bufs(m), 2);
 	CHECK_QUIET_OK(doca_buf_dec_refcount(b, NULL));
 	CHECK_QUIET_OK(doca_buf_dec_refcount(b2, NULL));
-	/* Sample order: inventory first, then the map (02 §13.2 item 12). */
+	/* Sample order: inventory first, then the map. */
 	CHECK_QUIET_OK(doca_buf_inventory_destroy(inv));
 	CHECK_QUIET_OK(doca_mmap_stop(m));
 	CHECK_QUIET_OK(doca_mmap_destroy(m));

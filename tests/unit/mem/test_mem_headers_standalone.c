@@ -1,6 +1,6 @@
 /*
- * Each memory header compiles on its own with the includes of 02 §1.1 and
- * register D-33 (every hdr_*.c file includes exactly one header), and the
+ * Each memory header compiles on its own with its documented includes
+ * (every hdr_*.c file includes exactly one header), and the
  * inline get_by_addr / get_by_data helpers reach the exported symbol.
  */
 #include "sd_test.h"

@@ -1,5 +1,5 @@
 /*
- * Devices of an mmap (02 §4.3.5-4.3.6, §4.3.13, §4.3.21; register D-29):
+ * Devices of an mmap:
  * registration rules, the device limit, the dependency that keeps a device
  * from being closed, and the capability queries.
  */
@@ -42,7 +42,7 @@ static void foreign_device_pointer_is_rejected(void)
 
 static void devices_added_before_the_range_and_permissions(void)
 {
-	/* create_core_objects adds the device first (02 §13.2 item 1). */
+	/* Create_core_objects adds the device first. */
 	struct doca_mmap *m = new_mmap();
 	CHECK_QUIET_OK(doca_mmap_add_dev(m, dpu_dev));
 	CHECK_QUIET_OK(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_PCI_READ_ONLY));
@@ -116,7 +116,7 @@ static void rm_dev_releases_the_device(void)
 
 static void close_of_a_shared_open_reference_succeeds(void)
 {
-	/* D-29: only the close that would drop the last open reference is refused. */
+	/* Only the close that would drop the last open reference is refused. */
 	struct doca_dev *second = mem_test_open_dev(MEM_TEST_DPU_PCI);
 	REQUIRE(second == dpu_dev);
 	struct doca_mmap *m = new_mmap();

@@ -1,5 +1,5 @@
 /*
- * Argument and state checks of export and import (02 §4.3.16-4.3.19, §6).
+ * Argument and state checks of export and import.
  *
  * What a descriptor holds and how imports of it behave is tested in
  * tests/xproc; here only the argument and state rules of the calls.
@@ -85,7 +85,7 @@ static void export_pci_past_every_check_succeeds_and_freezes_the_map(void)
 	size_t n = 0;
 	uint8_t exported = 9;
 	CHECK_QUIET_OK(doca_mmap_export_pci(m, dev, &d, &n));
-	CHECK(d != NULL && n > 0 && n <= 256); /* D-18 */
+	CHECK(d != NULL && n > 0 && n <= 256); /* at most 256 bytes */
 	CHECK_QUIET_OK(doca_mmap_get_exported(m, &exported));
 	CHECK_EQ_U64(exported, 1);
 	/* Exported is sticky: after stop the map can only be queried or destroyed. */

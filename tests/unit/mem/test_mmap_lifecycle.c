@@ -1,6 +1,6 @@
 /*
- * Local mmap lifecycle and configuration: defaults, the legality matrix of
- * 02 §4.2 for Idle / Started / Stopped maps, range and permission checks,
+ * Local mmap lifecycle and configuration: defaults, which calls are legal
+ * for Idle / Started / Stopped maps, range and permission checks,
  * device limit, user data, free callback and thread safety.
  */
 #include <stdint.h>
@@ -102,7 +102,7 @@ static void foreign_pointer_is_not_taken_for_an_mmap(void)
 
 static void destroy_untouched_mmap_succeeds(void)
 {
-	/* dma_copy_dpu creates a second mmap and destroys it without a range (02 §13.2). */
+	/* Dma_copy_dpu creates a second mmap and destroys it without a range. */
 	struct doca_mmap *m = new_mmap();
 	CHECK_QUIET_OK(doca_mmap_destroy(m));
 }
@@ -148,7 +148,7 @@ static void memrange_rules(void)
 	CHECK_REJECT(doca_mmap_get_memrange(m, &addr, &len), DOCA_ERROR_BAD_STATE);
 	CHECK_REJECT(doca_mmap_set_memrange(m, mem, 0), DOCA_ERROR_INVALID_VALUE);
 	CHECK_REJECT(doca_mmap_set_memrange(m, (void *)(UINTPTR_MAX - 10), 100), DOCA_ERROR_INVALID_VALUE);
-	/* Unaligned, tiny heap ranges are fine (02 §13.2 item 3). */
+	/* Unaligned, tiny heap ranges are fine. */
 	CHECK_QUIET_OK(doca_mmap_set_memrange(m, mem + 3, 5));
 	CHECK_QUIET_OK(doca_mmap_get_memrange(m, &addr, &len));
 	CHECK(addr == mem + 3);
@@ -193,7 +193,7 @@ static void permission_combinations(void)
 	CHECK_REJECT(doca_mmap_set_permissions(m, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_PCI_READ_ONLY |
 							  DOCA_ACCESS_FLAG_PCI_READ_WRITE),
 		     DOCA_ERROR_INVALID_VALUE);
-	/* Everything else is accepted (02 §5.2). */
+	/* Everything else is accepted. */
 	const uint32_t ok_masks[] = {
 		DOCA_ACCESS_FLAG_LOCAL_READ_ONLY,
 		DOCA_ACCESS_FLAG_LOCAL_READ_WRITE,

@@ -34,7 +34,7 @@ static const char *const sd_cuda_stream_names[SD_CUDA_NUM_STREAMS] = {
 	"host->host", "host->GPU", "GPU->host", "GPU->GPU",
 };
 
-/* DEBUG only: a failed copy reaches the program through its task (D-36). */
+/* DEBUG only: a failed copy reaches the program through its task. */
 #define SD_CUDA_DEBUG(...) priv_doca_sdk_log_at(DOCA_LOG_LEVEL_DEBUG, __FILE__, __LINE__, "cuda engine", __VA_ARGS__)
 
 static void sd_cuda_queue_free(struct sd_engine_queue *q)

@@ -1,0 +1,132 @@
+/*
+ * doca_caps - softdoca's stand-in for NVIDIA's tool of that name, installed
+ * under <prefix>/tools like DOCA's.  It takes DOCA's flags and prints DOCA's
+ * layout for what softdoca emulates (devices, representors, libraries, and
+ * the ctx, dma, mmap, mmap_advise and comch capabilities): library sections
+ * without a colon, no softdoca-only keys, "installed" in the library list.
+ * Any other flag is refused by name: a script written for the real tool
+ * learns at once what is not emulated, nothing is silently ignored.
+ *
+ * softdoca-caps prints the same facts with softdoca's additions.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <doca_version.h>
+
+#include "caps.h"
+#include "tool_pci.h"
+
+#ifndef SD_TOOLS_VERSION
+#define SD_TOOLS_VERSION "unknown"
+#endif
+#ifndef SD_DOC_DIR
+#define SD_DOC_DIR "share/doc/softdoca"
+#endif
+
+static const char *const flags_taken = "--list-devs, --list-rep-devs, --list-libs, -p/--pci-addr, -v/--version, -h/--help";
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"Usage: doca_caps [FLAGS]\n"
+		"softdoca's doca_caps: the DOCA devices, representors and libraries of this\n"
+		"machine and each device's capabilities, in the layout of NVIDIA's doca_caps.\n"
+		"\n"
+		"      --list-devs        devices and their attributes\n"
+		"      --list-rep-devs    the representors of each device\n"
+		"      --list-libs        the DOCA libraries and whether they are installed\n"
+		"  -p, --pci-addr ADDR    only the device at ADDR (dddd:bb:dd.f or bb:dd.f)\n"
+		"  -v, --version          DOCA SDK and runtime versions\n"
+		"  -h, --help             this text\n"
+		"\n"
+		"Libraries softdoca does not provide (flow, rdma, compress, ...) are not listed.\n"
+		"Other flags of NVIDIA's tool are refused with a message.\n"
+		"Exit status: 0 done, 1 usage error, 2 the devices could not be listed or\n"
+		"--pci-addr matched none.\n"
+		"More: man doca_caps; softdoca-caps prints the same with softdoca's details;\n"
+		"%s holds the documentation.\n",
+		SD_DOC_DIR);
+}
+
+static int refuse(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
+
+static int refuse(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "doca_caps: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nsoftdoca's doca_caps takes %s (see doca_caps --help).\n", flags_taken);
+	return CAPS_USAGE;
+}
+
+/* The layout of a DOCA Arg Parser program's -v (NVIDIA's doca_caps is one). */
+static void print_version(void)
+{
+	printf("DOCA SDK     Version (Compilation): %s\n", doca_version());
+	printf("DOCA Runtime Version (Runtime):     %s\n", doca_version_runtime());
+	printf("(softdoca %s)\n", SD_TOOLS_VERSION);
+}
+
+enum { OPT_LIST_DEVS = 256, OPT_LIST_REP_DEVS, OPT_LIST_LIBS };
+
+static int parse_args(int argc, char **argv, struct caps_options *opts, bool *done)
+{
+	static const struct option longopts[] = {
+		{"list-devs", no_argument, NULL, OPT_LIST_DEVS},
+		{"list-rep-devs", no_argument, NULL, OPT_LIST_REP_DEVS},
+		{"list-libs", no_argument, NULL, OPT_LIST_LIBS},
+		{"pci-addr", required_argument, NULL, 'p'},
+		{"version", no_argument, NULL, 'v'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":p:vh", longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_LIST_DEVS:
+			opts->list_devs = true;
+			break;
+		case OPT_LIST_REP_DEVS:
+			opts->list_rep_devs = true;
+			break;
+		case OPT_LIST_LIBS:
+			opts->list_libs = true;
+			break;
+		case 'p':
+			if (!tool_pci_addr_valid(optarg))
+				return refuse("'%s' is not a PCI address (use dddd:bb:dd.f or bb:dd.f)", optarg);
+			opts->pci_addr = optarg;
+			break;
+		case 'v':
+			print_version();
+			*done = true;
+			return CAPS_OK;
+		case 'h':
+			usage(stdout);
+			*done = true;
+			return CAPS_OK;
+		case ':':
+			return refuse("flag '%s' needs a value", argv[optind - 1]);
+		default:
+			return refuse("flag '%s' is not one that softdoca's doca_caps emulates", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		return refuse("unexpected argument '%s'", argv[optind]);
+	return CAPS_OK;
+}
+
+int main(int argc, char **argv)
+{
+	struct caps_options opts = {0};
+	bool done = false;
+	int rc = parse_args(argc, argv, &opts, &done);
+
+	if (rc != CAPS_OK || done)
+		return rc;
+	caps_output_style = CAPS_STYLE_DOCA;
+	return caps_run(&opts, "doca_caps");
+}

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""tools/gen-env-man.py README.md OUT - softdoca-env(7) from the README.
+
+The README's "Environment variables" table is the one list of softdoca's
+knobs; the manual page is generated from it at build time so the two never
+disagree.  Each row `| `NAME` | default | effect |` becomes one entry.
+"""
+import re
+import sys
+
+
+def roff_text(text):
+    """Markdown inline text to roff: `code` in bold, escapes for roff."""
+    text = text.replace('\\', '\\e')
+    parts = re.split(r'(`[^`]*`)', text)
+    out = []
+    for part in parts:
+        if part.startswith('`') and part.endswith('`') and len(part) >= 2:
+            out.append('\\fB' + part[1:-1].replace('-', '\\-') + '\\fR')
+        else:
+            out.append(part)
+    line = ''.join(out)
+    line = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', line)  # links: keep the words
+    if line.startswith(('.', "'")):
+        line = '\\&' + line
+    return line
+
+
+def rows(readme):
+    lines = open(readme, encoding='utf-8').read().splitlines()
+    inside = False
+    for line in lines:
+        if line.startswith('## '):
+            inside = line.strip() == '## Environment variables'
+            continue
+        if not inside or not line.startswith('| `'):
+            continue
+        cells = [c.strip() for c in line.strip().strip('|').split('|')]
+        if len(cells) < 3:
+            continue
+        name = cells[0].strip('`')
+        yield name, cells[1], ' | '.join(cells[2:])
+
+
+def main():
+    readme, out = sys.argv[1], sys.argv[2]
+    entries = list(rows(readme))
+    if not entries:
+        sys.exit('gen-env-man.py: no rows in the README\'s "Environment variables" table')
+    with open(out, 'w', encoding='utf-8') as f:
+        f.write('.\\" Generated from README.md ("Environment variables") by tools/gen-env-man.py.\n')
+        f.write('.TH SOFTDOCA-ENV 7 "" "softdoca" "softdoca"\n')
+        f.write('.SH NAME\nsoftdoca-env \\- environment variables that change how softdoca behaves\n')
+        f.write('.SH DESCRIPTION\n')
+        f.write('softdoca implements the NVIDIA DOCA DMA programming model on ordinary Linux machines. '
+                'A program needs none of these variables to run; each one changes a default of the '
+                'emulation. They are read by the softdoca libraries, so they apply to every program '
+                'linked against them, softdoca\'s tools included.\n')
+        f.write('.SH ENVIRONMENT\n')
+        for name, default, effect in entries:
+            f.write('.TP\n.B %s\n' % name)
+            f.write('Default: %s.\n.br\n%s\n' % (roff_text(default), roff_text(effect)))
+        f.write('.SH SEE ALSO\n')
+        f.write('.BR softdoca-caps (1),\n.BR softdoca-bench (1),\n.BR doca_caps (1),\n.BR doca_bench (1);\n')
+        f.write('the README and docs/ in the softdoca documentation folder '
+                '(<prefix>/share/doc/softdoca).\n')
+
+
+if __name__ == '__main__':
+    main()
