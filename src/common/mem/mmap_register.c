@@ -185,6 +185,8 @@ doca_error_t sd_mmap_register_for_export(struct doca_mmap *mmap, const char *fun
 
 	if (!mmap->reg_resident)
 		return DOCA_SUCCESS; /* registration is off for this mmap: the exporter touches nothing either */
+	if (mmap->reg_pinned)
+		return DOCA_SUCCESS; /* locked pages cannot have left memory since start */
 	t0 = sd_now_ms();
 	err = sd_register_populate(mmap, func, &method);
 	if (err == DOCA_SUCCESS)

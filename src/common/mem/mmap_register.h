@@ -80,7 +80,8 @@ void sd_mmap_unregister(struct doca_mmap *mmap);
 /*
  * First export of a start period: make the exported range resident again
  * (pages reclaimed since start), because importers reach it from another
- * process and cannot fault it in themselves.  `func` is the reporting call.
+ * process and cannot fault it in themselves.  Nothing to do for a pinned
+ * range: locked pages stay.  `func` is the reporting call.
  */
 doca_error_t sd_mmap_register_for_export(struct doca_mmap *mmap, const char *func);
 

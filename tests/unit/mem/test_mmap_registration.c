@@ -614,6 +614,29 @@ static void export_makes_the_exported_range_resident_again(void)
 	munmap(p, len);
 }
 
+static void export_of_a_pinned_range_does_not_walk_it_again(void)
+{
+	size_t len = 64 * KIB;
+	uint8_t *p = reg_fresh(len);
+	long long locked = reg_locked_kib();
+	const void *desc = NULL;
+	size_t desc_len = 0;
+	struct doca_mmap *m;
+
+	REQUIRE(p != NULL && locked >= 0);
+	m = reg_mmap(reg_dev, p, len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	REQUIRE(m != NULL);
+	CHECK_OK(doca_mmap_start(m));
+	REQUIRE(reg_locked_kib() == locked + (long long)(len / KIB));
+	capture_reset(reg_log);
+	CHECK_OK(doca_mmap_export_pci(m, reg_dev, &desc, &desc_len));
+	CHECK(!capture_has(reg_log, "are resident"));
+	CHECK_EQ_U64(reg_resident_pages(p, len), reg_pages_of(len));
+	CHECK_OK(doca_mmap_destroy(m));
+	CHECK(reg_locked_kib() == locked);
+	munmap(p, len);
+}
+
 static void export_refuses_a_range_unmapped_since_start(void)
 {
 	size_t pg = reg_page();
@@ -623,9 +646,11 @@ static void export_refuses_a_range_unmapped_since_start(void)
 	struct doca_mmap *m;
 
 	REQUIRE(p != NULL);
+	reg_knob("populate"); /* a pinned range is not checked again: its pages cannot leave */
 	m = reg_mmap(reg_dev, p, 4 * pg, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
 	REQUIRE(m != NULL);
 	CHECK_OK(doca_mmap_start(m));
+	reg_knob(NULL);
 	REQUIRE(munmap(p + pg, pg) == 0);
 	capture_reset(reg_log);
 	CHECK_ERR(doca_mmap_export_pci(m, reg_dev, &desc, &desc_len), DOCA_ERROR_INVALID_VALUE);
@@ -671,6 +696,7 @@ int main(void)
 	SD_RUN(memory_the_program_locked_stays_locked_after_stop);
 	SD_RUN(pinning_over_the_memlock_limit_is_skipped_not_failed);
 	SD_RUN(export_makes_the_exported_range_resident_again);
+	SD_RUN(export_of_a_pinned_range_does_not_walk_it_again);
 	SD_RUN(export_refuses_a_range_unmapped_since_start);
 	CHECK_OK(doca_dev_close(reg_dev));
 	return sd_test_done();
