@@ -14,6 +14,10 @@
  * program's, and that range is never unlocked by us (it stays as the
  * program had it, plus our pages).
  *
+ * Locking goes through the raw system calls: sanitizer runtimes replace
+ * mlock and munlock with no-ops, and registration must behave the same in
+ * every build.
+ *
  * Only doca_mmap_start and stop come here, never the task path.
  */
 #include <errno.h>
@@ -24,6 +28,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "mmap_register.h"
 
@@ -34,6 +40,16 @@ struct sd_pin {
 	uintptr_t lo, hi; /* page-aligned */
 	bool owned;       /* every page newly locked by us: unlock what no one else covers */
 };
+
+static int sd_mlock(uintptr_t lo, uintptr_t hi)
+{
+	return (int)syscall(SYS_mlock, (void *)lo, (size_t)(hi - lo));
+}
+
+static int sd_munlock(uintptr_t lo, uintptr_t hi)
+{
+	return (int)syscall(SYS_munlock, (void *)lo, (size_t)(hi - lo));
+}
 
 static pthread_mutex_t sd_pins_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sd_pin *sd_pins;
@@ -127,14 +143,14 @@ static void sd_unlock_mapped_parts(uintptr_t lo, uintptr_t hi)
 			continue;
 		start = start < lo ? lo : start;
 		end = end > hi ? hi : end;
-		(void)munlock((void *)(uintptr_t)start, (size_t)(end - start));
+		(void)sd_munlock((uintptr_t)start, (uintptr_t)end);
 	}
 	fclose(f);
 }
 
 static void sd_unlock_gap(uintptr_t lo, uintptr_t hi)
 {
-	if (munlock((void *)lo, hi - lo) != 0 && errno == ENOMEM)
+	if (sd_munlock(lo, hi) != 0 && errno == ENOMEM)
 		sd_unlock_mapped_parts(lo, hi);
 }
 
@@ -185,7 +201,7 @@ bool sd_mem_pin(const void *key, const void *addr, size_t len, char *why, size_t
 	before = sd_lock_status();
 	if (sd_over_limit(&before, new_bytes, why, why_len))
 		goto out;
-	if (mlock((void *)pin.lo, pin.hi - pin.lo) != 0) {
+	if (sd_mlock(pin.lo, pin.hi) != 0) {
 		int err = errno;
 
 		/* The kernel may have locked some mappings before it gave up: undo only that. */
