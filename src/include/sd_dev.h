@@ -27,6 +27,18 @@ enum sd_side {
 	SD_SIDE_DPU = 1,
 };
 
+/*
+ * What doca_mmap_start does to the memory of an mmap that lists the device
+ * (docs/mmap-registration.md).  Ordered: an mmap takes the most thorough
+ * mode among its devices.
+ */
+enum sd_mmap_register_mode {
+	SD_MMAP_REGISTER_UNSET = 0,    /* topology says nothing: SOFTDOCA_MMAP_REGISTER decides */
+	SD_MMAP_REGISTER_OFF = 1,      /* touch nothing */
+	SD_MMAP_REGISTER_POPULATE = 2, /* make every page resident */
+	SD_MMAP_REGISTER_PIN = 3,      /* ... and pin it where the process may */
+};
+
 /* Every capability a softdoca library answers from the topology. */
 struct sd_caps {
 	/* DOCA DMA */
@@ -90,6 +102,7 @@ struct sd_device {
 	struct sd_caps caps;
 	const struct sd_engine *engine; /* data mover chosen by the topology */
 	int engine_unit;                /* the engine's unit for this device (cuda: GPU ordinal) */
+	uint8_t mmap_register;          /* enum sd_mmap_register_mode, topology key mmap_register */
 	int dma_workers;                /* cpu engine: worker threads (topology dma_workers), -1: unset */
 	uint32_t num_reps;
 	struct sd_rep *reps;

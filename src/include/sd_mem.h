@@ -89,6 +89,10 @@ struct doca_mmap {
 	uint8_t mem_kind;            /* enum sd_mem_kind: SD_MEM_GPU for GPU memory */
 	const struct sd_engine_async *mem_engine; /* engine holding mem_reg, or NULL */
 	void *mem_reg;               /* what mem_engine->mem_detach undoes at stop */
+	/* Additions of the registration (src/common/mem/mmap_register.c), set at start. */
+	uint8_t reg_mode;            /* enum sd_mmap_register_mode of this start period */
+	bool reg_resident;           /* start made every page of the range resident */
+	bool reg_pinned;             /* ... and pinned it (an entry of the pin register) */
 };
 
 /* Kind of export descriptor an imported mmap was made from. */

@@ -267,6 +267,27 @@ static struct doca_dev *open_dma_device(void)
 	return dev;
 }
 
+/*
+ * mmap_new over address space that is never backed: registered with
+ * SOFTDOCA_MMAP_REGISTER=off (the documented setting for sparse
+ * reservations), since a registering start refuses PROT_NONE memory.
+ */
+static struct doca_mmap *mmap_new_unbacked(void *addr, size_t len, uint32_t perms)
+{
+	const char *was = getenv("SOFTDOCA_MMAP_REGISTER");
+	char *saved = was != NULL ? strdup(was) : NULL;
+	struct doca_mmap *m;
+
+	setenv("SOFTDOCA_MMAP_REGISTER", "off", 1);
+	m = mmap_new(addr, len, true, perms);
+	if (saved != NULL)
+		setenv("SOFTDOCA_MMAP_REGISTER", saved, 1);
+	else
+		unsetenv("SOFTDOCA_MMAP_REGISTER");
+	free(saved);
+	return m;
+}
+
 /* Reserve address space one byte above the max size; never touched. */
 static void big_range_init(void)
 {
@@ -281,7 +302,7 @@ static void big_range_init(void)
 		return;
 	}
 	W.big_mem = p;
-	W.big_mmap = mmap_new(W.big_mem, W.big_len, true, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	W.big_mmap = mmap_new_unbacked(W.big_mem, W.big_len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 }
 
 static void dma_ok_cb(struct doca_dma_task_memcpy *task, union doca_data task_ud, union doca_data ctx_ud);

@@ -225,6 +225,20 @@ static bool sd_dkey_dma_workers(struct sd_parser *p, struct sd_pdev *d, const ch
 	return true;
 }
 
+/* What doca_mmap_start does to the memory of mmaps listing this device. */
+static bool sd_dkey_mmap_register(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	if (strcmp(v, "pin") == 0)
+		d->dev.mmap_register = SD_MMAP_REGISTER_PIN;
+	else if (strcmp(v, "populate") == 0)
+		d->dev.mmap_register = SD_MMAP_REGISTER_POPULATE;
+	else if (strcmp(v, "off") == 0)
+		d->dev.mmap_register = SD_MMAP_REGISTER_OFF;
+	else
+		return sd_fail(p, p->line, "mmap_register '%s' is unknown (use pin, populate or off)", v);
+	return true;
+}
+
 struct sd_dev_key {
 	const char *name;
 	bool (*set)(struct sd_parser *p, struct sd_pdev *d, const char *value);
@@ -241,6 +255,7 @@ static const struct sd_dev_key sd_dev_keys[] = {
 	[SD_DKEY_VHCA] = { "vhca_id", sd_dkey_vhca },
 	[SD_DKEY_ENGINE] = { "engine", sd_dkey_engine },
 	[SD_DKEY_DMA_WORKERS] = { "dma_workers", sd_dkey_dma_workers },
+	[SD_DKEY_MMAP_REGISTER] = { "mmap_register", sd_dkey_mmap_register },
 };
 
 #define SD_NUM_DEV_KEYS (sizeof(sd_dev_keys) / sizeof(sd_dev_keys[0]))

@@ -24,6 +24,9 @@ struct doca_buf_pool;
 #define SD_MEM_REJECT_AS(func, err, ...)                                                           \
 	(priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, func, __VA_ARGS__), (err))
 
+/* A DEBUG record on behalf of the public function `func`. */
+#define SD_MEM_DEBUG_AS(func, ...) priv_doca_sdk_log_at(DOCA_LOG_LEVEL_DEBUG, __FILE__, __LINE__, func, __VA_ARGS__)
+
 /* Reject a NULL pointer argument, naming it (rule 1.3.1 a). */
 #define SD_MEM_REQUIRE_ARG(ptr, name)                                                              \
 	do {                                                                                       \

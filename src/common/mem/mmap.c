@@ -14,6 +14,7 @@
 #include <doca_mmap.h>
 
 #include "mem_priv.h"
+#include "mmap_register.h"
 #include "sd_dev.h"
 #include "sd_engine.h"
 #include "sd_log.h"
@@ -152,6 +153,7 @@ static void sd_mmap_engine_detach(struct doca_mmap *mmap)
 static void sd_mmap_end_start_period(struct doca_mmap *mmap)
 {
 	sd_mmap_exports_revoke(mmap);
+	sd_mmap_unregister(mmap);
 	sd_mmap_engine_detach(mmap);
 	mmap->state = SD_MMAP_STOPPED;
 	mmap->start_seq = 0;
@@ -205,6 +207,12 @@ doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 	err = sd_mmap_engine_attach(mmap);
 	if (err != DOCA_SUCCESS)
 		return err;
+	/* After the engines: they say whether the range is GPU memory, which stays untouched. */
+	err = sd_mmap_register(mmap);
+	if (err != DOCA_SUCCESS) {
+		sd_mmap_engine_detach(mmap);
+		return err;
+	}
 	mmap->state = SD_MMAP_STARTED;
 	mmap->start_seq = atomic_fetch_add_explicit(&sd_mmap_starts, 1, memory_order_relaxed) + 1;
 	return DOCA_SUCCESS;

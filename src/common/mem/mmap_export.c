@@ -12,6 +12,7 @@
 #include <doca_mmap.h>
 
 #include "mem_priv.h"
+#include "mmap_register.h"
 #include "sd_dev.h"
 #include "sd_log.h"
 #include "sd_mem.h"
@@ -66,6 +67,12 @@ doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev 
 	if (!sd_dev_node(dev)->caps.mmap_export_pci)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, "device %s cannot export memory over PCI (mmap %p)",
 				 sd_dev_node(dev)->pci_addr, (void *)mmap);
+	/* Importers reach the pages from another process: they must be resident before the first descriptor. */
+	if (mmap->xproc_export == NULL) {
+		err = sd_mmap_register_for_export(mmap, __func__);
+		if (err != DOCA_SUCCESS)
+			return err;
+	}
 	err = sd_xproc_export_pci(__func__, mmap, sd_dev_node(dev), export_desc, export_desc_len);
 	if (err == DOCA_SUCCESS)
 		mmap->exported = true;

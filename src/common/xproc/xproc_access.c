@@ -292,7 +292,9 @@ static int sd_xp_shared_map(struct sd_xp_import *imp, const struct sd_xp_desc *d
 		return ESTALE;
 	}
 	size_t map_len = (size_t)((span + pg - 1) & ~(pg - 1));
-	base = mmap(NULL, map_len, PROT_READ | (imp->writable ? PROT_WRITE : 0), MAP_SHARED, fd,
+	/* Memory the exporter registered resident: fill this view's page tables now, not during the copies. */
+	int populate = (d->flags & SD_XP_FLAG_RESIDENT) ? MAP_POPULATE : 0;
+	base = mmap(NULL, map_len, PROT_READ | (imp->writable ? PROT_WRITE : 0), MAP_SHARED | populate, fd,
 		    (off_t)d->shared.file_off);
 	if (base == MAP_FAILED)
 		err = errno;

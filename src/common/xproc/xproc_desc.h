@@ -24,7 +24,8 @@
 /* flags */
 #define SD_XP_FLAG_SHARED 0x01u     /* the range is a shared file mapping (see `shared`) */
 #define SD_XP_FLAG_RECORD_TMP 0x02u /* validity record in /tmp instead of /dev/shm */
-#define SD_XP_FLAGS_KNOWN 0x03u
+#define SD_XP_FLAG_RESIDENT 0x04u   /* the exporter registered the range resident (doca_mmap_start) */
+#define SD_XP_FLAGS_KNOWN 0x07u
 
 #define SD_XP_TOKEN_LEN 16u
 #define SD_XP_BOOT_ID_LEN 16u

@@ -131,6 +131,9 @@ static int sd_xp_export_fill_base(struct sd_xp_export *exp, struct doca_mmap *mm
 	b->addr = (uint64_t)(uintptr_t)mmap->addr;
 	b->len = mmap->len;
 	b->shared.fd = -1;
+	/* Importers of a shared mapping then fault their own view in at import (xproc_access.c). */
+	if (mmap->reg_resident)
+		b->flags |= SD_XP_FLAG_RESIDENT;
 	if (sd_xp_shared_find(b->addr, b->len, (b->access_mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0, &b->shared)) {
 		exp->shared_fd = b->shared.fd;
 		b->flags |= SD_XP_FLAG_SHARED;

@@ -408,6 +408,8 @@ static const struct bad_case bad_cases[] = {
 	{ "[device 03:00.0]\nside = arm\n", 2, "side 'arm' is unknown" },
 	{ "[device 03:00.0]\nside = dpu\nprofile = bf4\n", 3, "profile 'bf4' is unknown" },
 	{ "[device 03:00.0]\nside = dpu\nengine = warp\n", 3, "engine 'warp' is unknown" },
+	{ "[device 03:00.0]\nside = dpu\nmmap_register = lazy\n", 3, "mmap_register 'lazy' is unknown" },
+	{ "[device 03:00.0]\nside = dpu\nmmap_register = off\nmmap_register = pin\n", 4, "given twice" },
 	{ "[device 03:00.0\n", 1, "does not end with ']'" },
 	{ "[devices 03:00.0]\n", 1, "unknown section '[devices]'" },
 	{ "[]\n", 1, "unknown section" },

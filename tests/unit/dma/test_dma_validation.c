@@ -53,6 +53,27 @@ static struct doca_mmap *sc_mmap(struct sc *s, struct doca_dev *dev, void *addr,
 	return m;
 }
 
+/*
+ * sc_mmap over address space that is never backed: registered with
+ * SOFTDOCA_MMAP_REGISTER=off (the documented setting for sparse
+ * reservations), since a registering start would refuse PROT_NONE memory.
+ */
+static struct doca_mmap *sc_mmap_unbacked(struct sc *s, struct doca_dev *dev, void *addr, size_t len, uint32_t perms)
+{
+	const char *was = getenv("SOFTDOCA_MMAP_REGISTER");
+	char *saved = was != NULL ? strdup(was) : NULL;
+	struct doca_mmap *m;
+
+	setenv("SOFTDOCA_MMAP_REGISTER", "off", 1);
+	m = sc_mmap(s, dev, addr, len, perms);
+	if (saved != NULL)
+		setenv("SOFTDOCA_MMAP_REGISTER", saved, 1);
+	else
+		unsetenv("SOFTDOCA_MMAP_REGISTER");
+	free(saved);
+	return m;
+}
+
 static struct doca_buf *sc_buf(struct sc *s, struct doca_mmap *m, uint8_t *head, size_t len, size_t data_off,
 			       size_t data_len)
 {
@@ -213,7 +234,7 @@ static bool sc_build(struct sc *s, enum scenario which, struct doca_dev *other_d
 			s->reservation = NULL;
 			return false;
 		}
-		m = sc_mmap(s, f->dev, s->reservation, 2 * GIB + 1, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+		m = sc_mmap_unbacked(s, f->dev, s->reservation, 2 * GIB + 1, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 		if (m == NULL)
 			return false;
 		s->src = sc_buf(s, m, s->reservation, 2 * GIB + 1, 0, 2 * GIB + 1);
