@@ -185,7 +185,7 @@ awk -v sd="$sd_rate" -v sdc="$sd_cpu" -v as="$as_rate" -v d32="$d32" -v d32b="$d
 	sdns = sdc * 1e9 / sd
 	line = "  %-46s %8.2f M/s  %6.1f CPU-ns/copy (%s)\n"
 	printf line, "softdoca DMA memcpy tasks, 32 in flight", sd / 1e6, sdns, "1 CPU"
-	printf "  %-46s %8.2f M/s  (2 CPUs: the program's and one DMA worker's)\n", "softdoca, copies on one DMA worker (async)", as / 1e6
+	printf "  %-46s %8.2f M/s  (2 CPUs: the program thread and one DMA worker)\n", "softdoca, copies on one DMA worker (async)", as / 1e6
 	printf line, "DPDK dma_skeleton, 32 in flight, batch " d32b, d32 / 1e6, d32ns, "2 CPUs"
 	printf "  %-46s %8.2f M/s  (worst run %.2f M/s)\n", "DPDK dma_skeleton, 32 in flight, batch 1", plain / 1e6, plainw / 1e6
 	printf line, "DPDK dma_skeleton, " dmaxd " in flight", dmax / 1e6, dmaxns, "2 CPUs"

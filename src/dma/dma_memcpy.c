@@ -475,10 +475,17 @@ void sd_dma_memcpy_complete(struct doca_task *task, doca_error_t status)
 	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
 	struct doca_buf *anchor = t->dst;
 
-	if (status == DOCA_SUCCESS)
-		sd_dma_memcpy_append(t);
-	if (t->reserved == 0)
+	if (t->reserved == 0) {
+		if (status == DOCA_SUCCESS)
+			sd_dma_memcpy_append(t);
 		return;
+	}
+	if (status == DOCA_SUCCESS) {
+		if (anchor->next == NULL)
+			anchor->data_len += t->reserved; /* one destination: all the bytes land in it */
+		else
+			sd_dma_memcpy_append(t);
+	}
 	/*
 	 * Appended bytes stop being a reservation.  Those of a failed or
 	 * flushed task stay reserved while other tasks on the destination are

@@ -9,6 +9,9 @@
  *                                ("2", "2,3", "4-7"), round robin
  *   SOFTDOCA_DMA_WORKER_SPIN_US  how long an idle worker polls before it
  *                                sleeps (default 100; 0 sleeps at once)
+ *   SOFTDOCA_DMA_WORKER_POLL_NS  the pause between two looks at the queues
+ *                                (default 250): longer batches more tasks per
+ *                                hand-off, shorter answers a lone task sooner
  *
  * Placement without SOFTDOCA_DMA_WORKER_CPUS: a worker may run on any CPU
  * of the set the process started with (read when the library loads), so a
@@ -49,6 +52,7 @@
  * two CPUs once per batch rather than once per task.
  */
 #define SD_POLL_GAP_NS 250u
+#define SD_POLL_GAP_MAX_NS 100000u
 /* After work, the first sleep is bounded: a wake-up lost in a race costs at most this. */
 #define SD_FIRST_SLEEP_NS 1000000L
 
@@ -165,8 +169,14 @@ static void sd_pool_configure(void)
 			      text);
 		sd_pool.ncpus = 0;
 	}
+	v = SD_POLL_GAP_NS;
 	text = getenv("SOFTDOCA_DMA_WORKER_POLL_NS");
-	sd_pool.gap_pauses = sd_pool_pauses_for(text != NULL ? strtoull(text, NULL, 10) : SD_POLL_GAP_NS);
+	if (text != NULL && *text != '\0' && !sd_parse_uint(text, SD_POLL_GAP_MAX_NS, &v)) {
+		SD_CONFIG_LOG("SOFTDOCA_DMA_WORKER_POLL_NS=%s is not a number from 0 to %u; using %u", text,
+			      SD_POLL_GAP_MAX_NS, SD_POLL_GAP_NS);
+		v = SD_POLL_GAP_NS;
+	}
+	sd_pool.gap_pauses = v == 0 ? 0 : sd_pool_pauses_for(v);
 	sd_pool.spin_ns = SD_SPIN_US_DEFAULT * 1000ull;
 	text = getenv("SOFTDOCA_DMA_WORKER_SPIN_US");
 	if (text != NULL && *text != '\0') {
