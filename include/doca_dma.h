@@ -87,6 +87,14 @@ doca_error_t doca_dma_task_memcpy_set_conf(struct doca_dma *dma,
 					   doca_dma_task_memcpy_completion_cb_t task_error_cb,
 					   uint32_t num_memcpy_tasks);
 
+/*
+ * Ask for completions in submission order (nonzero) or allow the engine to
+ * report them in any order (0); IDLE only (DOCA 3.2).  softdoca reports the
+ * tasks of one context in submission order either way.
+ */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dma_set_ordered_completions(struct doca_dma *dma, uint8_t ordered_completions);
+
 /* Take a task from the pool of a RUNNING instance; buffers are checked at execution. */
 DOCA_STABLE
 doca_error_t doca_dma_task_memcpy_alloc_init(struct doca_dma *dma,

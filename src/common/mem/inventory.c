@@ -157,20 +157,6 @@ doca_error_t doca_buf_inventory_stop(struct doca_buf_inventory *inventory)
 }
 
 /* Why [addr, addr + len) with data [data, data + data_len) does not fit `mmap`, or NULL. */
-static const char *sd_window_problem(const struct doca_mmap *mmap, uintptr_t addr, size_t len, uintptr_t data,
-				     size_t data_len)
-{
-	if (!sd_range_no_overflow(addr, len))
-		return "the buffer wraps around the address space";
-	if (!sd_range_inside(addr, len, (uintptr_t)mmap->addr, mmap->len))
-		return "the buffer is not inside the mmap's range";
-	if (!sd_range_no_overflow(data, data_len))
-		return "the data section wraps around the address space";
-	if (!sd_range_inside(data, data_len, addr, len))
-		return "the data section is not inside the buffer";
-	return NULL;
-}
-
 /* Reject allocation onto an mmap that cannot take buffers now. */
 #define SD_INV_REQUIRE_MMAP_READY(m)                                                               \
 	do {                                                                                       \
@@ -190,7 +176,7 @@ doca_error_t doca_buf_inventory_buf_get_by_args(struct doca_buf_inventory *inven
 	SD_MEM_REQUIRE_ARG(buf, "buf");
 	SD_INV_REQUIRE_STARTED(inventory);
 	SD_INV_REQUIRE_MMAP_READY(mmap);
-	const char *problem = sd_window_problem(mmap, (uintptr_t)addr, len, (uintptr_t)data, data_len);
+	const char *problem = sd_buf_window_problem(mmap, (uintptr_t)addr, len, (uintptr_t)data, data_len);
 	if (problem != NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
 				 "%s (buffer [%p, +%zu), data [%p, +%zu), mmap %p range [%p, +%zu))", problem, addr,
