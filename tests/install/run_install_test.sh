@@ -4,7 +4,7 @@
 #
 # For each build flavour (host: <libdir>/pkgconfig; dpu: <libdir>/pkgconfig-dpu
 # first in PKG_CONFIG_PATH, register D-15) it checks that:
-#   - pkg-config --modversion doca-dma prints 3.0.0058;
+#   - pkg-config --modversion doca-dma prints the VERSION file's value;
 #   - the external program (tests/install/probe, its own meson.build) builds;
 #   - doca_build_config.h defined exactly that flavour's macro, and meson's
 #     has_header_symbol probe on doca-common agrees;

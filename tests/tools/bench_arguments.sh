@@ -44,5 +44,5 @@ has help out "--queue-depth"
 has help out "Exit status: 0 done"
 run version 0 "$BENCH" --version
 has version out "^softdoca-bench \(softdoca [0-9.]+\)$"
-has version out "^DOCA API level 3\.0\.0058"
+has version out "^DOCA API level $(sed 's/\./\\./g' "$(dirname "$0")/../../VERSION")"
 finish
