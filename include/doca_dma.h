@@ -1,7 +1,7 @@
 /*
  * doca_dma.h - DOCA DMA: a context that copies memory between DOCA buffers.
  *
- * softdoca's rendition of the DOCA 3.0 DMA interface.  A DMA instance is
+ * softdoca's rendition of the DOCA 3.3 DMA interface.  A DMA instance is
  * created on a device, configured with its memcpy task callbacks and pool
  * size while IDLE, connected to a progress engine and started through its
  * generic context view (doca_dma_as_ctx).  Each memcpy task copies the data
