@@ -56,6 +56,7 @@ static void default_functions_are_pfs_without_sf_index(void)
 
 static void bad_arguments_are_refused_with_one_record(void)
 {
+	static _Alignas(64) uint8_t not_a_devinfo[256];
 	struct doca_devinfo **list = NULL;
 	enum doca_pci_func_type type;
 	uint32_t n = 0, idx;
@@ -70,8 +71,9 @@ static void bad_arguments_are_refused_with_one_record(void)
 	CHECK_LOG_ONE_ERR("doca_devinfo_get_pci_func_type");
 	CHECK_ERR(doca_devinfo_get_sf_index(list[0], NULL), DOCA_ERROR_INVALID_VALUE);
 	CHECK_LOG_ONE_ERR("doca_devinfo_get_sf_index");
-	/* A handle that is not a devinfo at all. */
-	CHECK_ERR(doca_devinfo_get_pci_func_type((const struct doca_devinfo *)&n, &type), DOCA_ERROR_INVALID_VALUE);
+	/* A handle that is not a devinfo at all (zeroed memory: no devinfo magic). */
+	CHECK_ERR(doca_devinfo_get_pci_func_type((const struct doca_devinfo *)not_a_devinfo, &type),
+		  DOCA_ERROR_INVALID_VALUE);
 	CHECK_LOG_ONE_ERR("doca_devinfo_get_pci_func_type");
 	CHECK_OK(doca_devinfo_destroy_list(list));
 }

@@ -123,11 +123,12 @@ static void reuse_refuses_bad_buffers_and_windows(void)
 	struct doca_buf_inventory *inv = new_inventory(1);
 	struct doca_buf *b = NULL, *gone = NULL;
 	char outside[16];
-	int not_a_buf = 0;
+	/* zeroed memory larger than a doca_buf: no buffer magic, nothing read beyond it */
+	static _Alignas(64) uint8_t not_a_buf[1024];
 
 	CHECK_REJECT(doca_buf_inventory_buf_reuse_by_addr(NULL, lo, 1), DOCA_ERROR_INVALID_VALUE);
 	CHECK_REJECT(doca_buf_inventory_buf_reuse_by_data(NULL, lo, 1), DOCA_ERROR_INVALID_VALUE);
-	CHECK_REJECT(doca_buf_inventory_buf_reuse_by_data((struct doca_buf *)&not_a_buf, lo, 1),
+	CHECK_REJECT(doca_buf_inventory_buf_reuse_by_data((struct doca_buf *)not_a_buf, lo, 1),
 		     DOCA_ERROR_INVALID_VALUE);
 
 	CHECK_QUIET_OK(doca_buf_inventory_buf_get_by_data(inv, m, lo + 8, 8, &b));
@@ -174,6 +175,7 @@ static void mkey_is_checked_then_not_supported(void)
 	struct doca_dev *dpu = mem_test_open_dev(MEM_TEST_DPU_PCI);
 	struct doca_dev *host = NULL;
 	struct doca_mmap *idle, *started;
+	static _Alignas(64) uint8_t not_a_dev[1024]; /* zeroed: no device magic */
 	uint32_t mkey = 0xabcdu;
 
 	REQUIRE(dpu != NULL);
@@ -185,7 +187,7 @@ static void mkey_is_checked_then_not_supported(void)
 	CHECK_REJECT(doca_mmap_get_mkey(NULL, dpu, &mkey), DOCA_ERROR_INVALID_VALUE);
 	CHECK_REJECT(doca_mmap_get_mkey(started, NULL, &mkey), DOCA_ERROR_INVALID_VALUE);
 	CHECK_REJECT(doca_mmap_get_mkey(started, dpu, NULL), DOCA_ERROR_INVALID_VALUE);
-	CHECK_REJECT(doca_mmap_get_mkey(started, (struct doca_dev *)&mkey, &mkey), DOCA_ERROR_INVALID_VALUE);
+	CHECK_REJECT(doca_mmap_get_mkey(started, (struct doca_dev *)not_a_dev, &mkey), DOCA_ERROR_INVALID_VALUE);
 	CHECK_REJECT(doca_mmap_get_mkey(idle, dpu, &mkey), DOCA_ERROR_BAD_STATE);
 	CHECK_REJECT(doca_mmap_get_mkey(started, host, &mkey), DOCA_ERROR_INVALID_VALUE);
 	CHECK(strstr(mem_test_last_record, "is not a device of mmap") != NULL);
