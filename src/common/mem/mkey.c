@@ -1,5 +1,5 @@
 /*
- * mmap_mkey.c - doca_mmap_get_mkey (DOCA 3.2).
+ * mkey.c - doca_mmap_get_mkey (DOCA 3.2): memory keys of a started mmap.
  *
  * On a card, starting a map registers its memory with every device of the
  * map, and the registration's memory key is what GPU or NIC queues put in
