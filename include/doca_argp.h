@@ -16,7 +16,7 @@
  *
  * All functions are meant to be called from one thread.
  *
- * The names, values and prototypes below are those of DOCA 3.0, so programs
+ * The names, values and prototypes below are those of DOCA 3.3, so programs
  * written for the SDK build against this header unchanged.
  */
 #ifndef DOCA_ARGP_H_

@@ -101,6 +101,19 @@ static inline doca_error_t doca_buf_inventory_buf_get_by_data(struct doca_buf_in
 						  whole_len, data, data_len, buf);
 }
 
+/*
+ * Point an inventory buffer that is already handed out at another part of
+ * its own mmap, instead of releasing it and getting a new one (DOCA 3.2).
+ * reuse_by_addr makes it an empty buffer over [addr, addr + len);
+ * reuse_by_data a full one over [data, data + data_len).  The buffer keeps
+ * its mmap, reference count, list links and user data.
+ */
+DOCA_EXPERIMENTAL
+doca_error_t doca_buf_inventory_buf_reuse_by_addr(struct doca_buf *buf, void *addr, size_t len);
+
+DOCA_EXPERIMENTAL
+doca_error_t doca_buf_inventory_buf_reuse_by_data(struct doca_buf *buf, void *data, size_t data_len);
+
 /* New descriptor(s) describing the same memory as `src_buf` (whole list). */
 DOCA_STABLE
 doca_error_t doca_buf_inventory_buf_dup(struct doca_buf_inventory *inventory,

@@ -2,7 +2,7 @@
  * doca_comch.h - DOCA Comch, control path: message channels between a
  * program on the host and a program on the DPU.
  *
- * softdoca's rendition of the DOCA 3.0 Comch interface.  A server lives on
+ * softdoca's rendition of the DOCA 3.3 Comch interface.  A server lives on
  * a DPU-side device and listens, under a name, for clients of one host
  * function (named by a representor of that device).  A client lives on a
  * host-side device and connects to the server of the same name.  Both are

@@ -155,6 +155,19 @@ doca_error_t doca_devinfo_get_active_rate(const struct doca_devinfo *devinfo, ui
 DOCA_EXPERIMENTAL
 doca_error_t doca_devinfo_get_vhca_id(const struct doca_devinfo *devinfo, uint16_t *vhca_id);
 
+/* Whether the local function is a physical, virtual or sub-function (DOCA 3.1). */
+DOCA_EXPERIMENTAL
+doca_error_t doca_devinfo_get_pci_func_type(const struct doca_devinfo *devinfo,
+					    enum doca_pci_func_type *pci_func_type);
+
+/*
+ * The index of a sub-function (the N of its auxiliary device mlx5_core.sf.N)
+ * (DOCA 3.1).  Fails with DOCA_ERROR_NOT_SUPPORTED for a function that is no
+ * sub-function.
+ */
+DOCA_EXPERIMENTAL
+doca_error_t doca_devinfo_get_sf_index(const struct doca_devinfo *devinfo, uint32_t *sf_index);
+
 /* Capability answers: 1 when supported, 0 when not. */
 DOCA_STABLE
 doca_error_t doca_devinfo_cap_is_hotplug_manager_supported(const struct doca_devinfo *devinfo,

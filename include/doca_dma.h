@@ -1,7 +1,7 @@
 /*
  * doca_dma.h - DOCA DMA: a context that copies memory between DOCA buffers.
  *
- * softdoca's rendition of the DOCA 3.0 DMA interface.  A DMA instance is
+ * softdoca's rendition of the DOCA 3.3 DMA interface.  A DMA instance is
  * created on a device, configured with its memcpy task callbacks and pool
  * size while IDLE, connected to a progress engine and started through its
  * generic context view (doca_dma_as_ctx).  Each memcpy task copies the data
@@ -86,6 +86,14 @@ doca_error_t doca_dma_task_memcpy_set_conf(struct doca_dma *dma,
 					   doca_dma_task_memcpy_completion_cb_t task_completion_cb,
 					   doca_dma_task_memcpy_completion_cb_t task_error_cb,
 					   uint32_t num_memcpy_tasks);
+
+/*
+ * Ask for completions in submission order (nonzero) or allow the engine to
+ * report them in any order (0); IDLE only (DOCA 3.2).  softdoca reports the
+ * tasks of one context in submission order either way.
+ */
+DOCA_EXPERIMENTAL
+doca_error_t doca_dma_set_ordered_completions(struct doca_dma *dma, uint8_t ordered_completions);
 
 /* Take a task from the pool of a RUNNING instance; buffers are checked at execution. */
 DOCA_STABLE

@@ -13,7 +13,7 @@
  * shows a level L when upper_limit <= L <= lower_limit; an SDK backend shows
  * it when L is at most its SDK limit.
  *
- * The names, values and prototypes below are those of DOCA 3.0, so programs
+ * The names, values and prototypes below are those of DOCA 3.3, so programs
  * written for the SDK build against this header unchanged.
  */
 #ifndef DOCA_LOG_H_

@@ -89,6 +89,14 @@ doca_error_t doca_mmap_dev_get_dpa_handle(struct doca_mmap *mmap,
 					  const struct doca_dev *dev,
 					  doca_dpa_dev_mmap_t *dpa_mmap_handle);
 
+/*
+ * The memory key under which `dev` reaches a started map (DOCA 3.2); only
+ * hardware queues consume one.  softdoca devices have no memory keys: after
+ * the argument and state checks this answers DOCA_ERROR_NOT_SUPPORTED.
+ */
+DOCA_EXPERIMENTAL
+doca_error_t doca_mmap_get_mkey(struct doca_mmap *mmap, struct doca_dev *dev, uint32_t *mkey);
+
 /* Builds a map that reaches the exporter's range through the local `dev`. */
 DOCA_STABLE
 doca_error_t doca_mmap_create_from_export(const union doca_data *user_data,

@@ -1,8 +1,16 @@
 /*
- * doca_version.h - the DOCA API level these headers describe (3.0.0058).
+ * doca_version.h - the DOCA API level these headers describe: 3.3.0, the
+ * newest level softdoca provides completely (docs/versions.md).  The same
+ * value is the VERSION file of the source tree, the Version of every .pc
+ * file and the answer of softdoca-caps -v; a unit test holds them equal.
  *
  * doca_version() is the level a program was compiled against;
  * doca_version_runtime() the level of the library it runs with.
+ *
+ * DOCA_VERSION_EQ_CURRENT(3, 3, 0) and DOCA_VERSION_LTE_CURRENT(x, y, z)
+ * for every release up to 3.3.0 are true, later ones false.  Both are C
+ * expressions (they cast to size_t), usable in `if` and _Static_assert,
+ * not in #if.
  */
 #ifndef DOCA_VERSION_H_
 #define DOCA_VERSION_H_
@@ -16,9 +24,9 @@ extern "C" {
 #endif
 
 #define DOCA_VERSION_MAJOR 3
-#define DOCA_VERSION_MINOR 0
-#define DOCA_VERSION_PATCH 58
-#define DOCA_VERSION_STRING "3.0.0058"
+#define DOCA_VERSION_MINOR 3
+#define DOCA_VERSION_PATCH 0
+#define DOCA_VERSION_STRING "3.3.0"
 
 /* Packed version: major in bits 24+, minor in 16-23, patch below. */
 #define DOCA_VERSION_CALC_EXACT(major, minor, patch) ((size_t)((major) << 24 | (minor) << 16 | (patch)))

@@ -20,9 +20,11 @@
 #   samples   the official DOCA samples, built unmodified and run through
 #             tools/run-samples.sh (with valgrind; dma_local_copy also on
 #             the GPU device through the stand-in CUDA driver of the gcc
-#             build, when that build exists), from the DOCA tree that
-#             $DOCA_SAMPLES_ROOT names (e.g. /opt/mellanox/doca of an SDK);
-#             skipped (never passed) when it is unset
+#             build, when that build exists), for every tree of
+#             $DOCA_SAMPLES_ROOTS (colon-separated; each a folder or a git
+#             REPO@REF, e.g. doca-samples@3.1.0), else $DOCA_SAMPLES_ROOT,
+#             else /opt/mellanox/doca; skipped (never passed) when there
+#             is none
 #
 # Every meson test and every extra check counts once.  The last line is
 # exactly "N passed, N failed" (", N skipped" appended when something was
@@ -317,27 +319,37 @@ step_fuzz() {
 
 step_samples() {
 	banner "official DOCA samples (tools/run-samples.sh)"
-	local tree=${DOCA_SAMPLES_ROOT:-}
-	if [ -z "$tree" ]; then
-		record SKIP "samples: no DOCA samples tree (set DOCA_SAMPLES_ROOT)"
-		echo "SKIP samples: no DOCA samples tree (set DOCA_SAMPLES_ROOT)"
+	local roots=() tree
+	if [ -n "${DOCA_SAMPLES_ROOTS:-}" ]; then
+		IFS=: read -ra roots <<<"$DOCA_SAMPLES_ROOTS"
+	elif [ -n "${DOCA_SAMPLES_ROOT:-}" ]; then
+		roots=("$DOCA_SAMPLES_ROOT")
+	elif [ -d /opt/mellanox/doca/samples ]; then
+		roots=(/opt/mellanox/doca)
+	fi
+	if [ ${#roots[@]} -eq 0 ]; then
+		record SKIP "samples: no DOCA samples tree (set DOCA_SAMPLES_ROOTS or DOCA_SAMPLES_ROOT)"
+		echo "SKIP samples: no DOCA samples tree (set DOCA_SAMPLES_ROOTS or DOCA_SAMPLES_ROOT)"
 		return
 	fi
-	if [ ! -e "$tree" ]; then
-		record FAIL "samples: DOCA_SAMPLES_ROOT=$tree does not exist"
-		echo "FAIL samples: DOCA_SAMPLES_ROOT=$tree does not exist"
-		return
-	fi
+	for tree in "${roots[@]}"; do
+		[ -n "$tree" ] && samples_tree "$tree"
+	done
+}
+
+# samples_tree ROOT - one tree (a folder or REPO@REF) through tools/run-samples.sh.
+samples_tree() {
 	local out="${TMPDIR:-/tmp}/softdoca-samples.$$.log" rc=0 gpu=()
 	# dma_local_copy also runs on gpu0, through the stand-in CUDA driver of the gcc build.
 	local fake="$root/build/tests/cuda/fakecuda/libsoftdoca-fakecuda.so"
 	[ -f "$fake" ] && gpu=(--cuda-lib "$fake")
-	"$root/tools/run-samples.sh" --lines --valgrind "${gpu[@]}" "$tree" >"$out" 2>&1 || rc=$?
+	echo "-- samples tree $1"
+	"$root/tools/run-samples.sh" --lines --valgrind "${gpu[@]}" "$1" >"$out" 2>&1 || rc=$?
 	grep -v '^\(PASS\|FAIL\|SKIP\) ' "$out"
 	record_lines "" < <(grep '^\(PASS\|FAIL\|SKIP\) ' "$out")
 	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
-		record FAIL "samples: tools/run-samples.sh exited with status $rc"
-		echo "FAIL samples: tools/run-samples.sh exited with status $rc"
+		record FAIL "samples: tools/run-samples.sh $1 exited with status $rc"
+		echo "FAIL samples: tools/run-samples.sh $1 exited with status $rc"
 	fi
 	rm -f "$out"
 }

@@ -3,17 +3,28 @@
 # installed softdoca and run them, printing a pass/fail table.
 #
 # The samples are never part of this repository: point the runner at the
-# tree you have (an SDK's /opt/mellanox/doca, or a checkout of a public copy
-# of the DOCA 3.0 samples).  The runner copies what it needs into a scratch
-# folder, so your tree is only read.
+# tree you have (an SDK's /opt/mellanox/doca, or a checkout of NVIDIA's
+# public doca-samples repository at any DOCA 3.x tag).  The runner copies
+# what it needs into a scratch folder, so your tree is only read.
 #
 # Usage: tools/run-samples.sh [options] DOCA_ROOT [SAMPLE ...]
 #   DOCA_ROOT   folder holding samples/ (and applications/ + VERSION), or
 #               its samples/ folder itself, or a git repository (bare or
-#               not) whose HEAD holds samples/ and applications/
+#               not) holding samples/ and applications/ at HEAD; REPO@REF
+#               takes them at tag, branch or commit REF instead
+#               (doca-samples@3.1.0)
 #   SAMPLE      names from the acceptance set (default: all of it; the
 #               DMA Copy application part only when the tree holds
-#               applications/meson.build)
+#               applications/meson.build or applications/meson.build.public)
+#
+# Both layouts of a tree work: an installed SDK's, where every sample
+# folder holds its standalone meson.build, and the public repository's
+# (DOCA 3.3 on), where the standalone file is meson.build.public next to a
+# meson.build that is only a fragment of the tree-wide build.  In the
+# scratch copy every meson.build.public replaces its meson.build, as
+# NVIDIA's install step does.  The tree's VERSION file says which DOCA
+# release the programs are; the runner prints it and passes it on to the
+# samples' own meson projects, which read it.
 # Options:
 #   --prefix P     softdoca installed under P (default: build this checkout
 #                  and install it into ./_install)
@@ -97,6 +108,12 @@ done
 [ $# -ge 1 ] || { usage >&2; exit 2; }
 root=$1
 shift
+# REPO@REF: a git repository at a tag, branch or commit.
+ref=HEAD
+if [ ! -e "$root" ] && [[ "$root" == *@* ]]; then
+	ref=${root##*@}
+	root=${root%@*}
+fi
 [[ "$timeout_s" =~ ^[0-9]+$ ]] || die "--timeout needs a whole number of seconds"
 [ -e "$root" ] || die "$root does not exist"
 
@@ -144,11 +161,14 @@ libdir=$(dirname "$pc_host")
 tree="$work/doca"
 rm -rf "$tree"
 mkdir -p "$tree"
-if git -C "$root" rev-parse --git-dir >/dev/null 2>&1 && ! [ -d "$root/samples" ]; then
-	echo "== exporting samples/ and applications/ from git repository $root"
-	git -C "$root" archive HEAD samples applications | tar -x -C "$tree"
-	git -C "$root" cat-file -e HEAD:VERSION 2>/dev/null && git -C "$root" show HEAD:VERSION >"$tree/VERSION"
+if git -C "$root" rev-parse --git-dir >/dev/null 2>&1 && { [ "$ref" != HEAD ] || ! [ -d "$root/samples" ]; }; then
+	git -C "$root" rev-parse --verify -q "$ref^{commit}" >/dev/null || die "$root has no tag, branch or commit '$ref'"
+	echo "== exporting samples/ and applications/ of $ref from git repository $root"
+	git -C "$root" archive "$ref" samples applications | tar -x -C "$tree" ||
+		die "$root holds no samples/ and applications/ at $ref"
+	git -C "$root" cat-file -e "$ref:VERSION" 2>/dev/null && git -C "$root" show "$ref:VERSION" >"$tree/VERSION"
 else
+	[ "$ref" = HEAD ] || die "$root is not a git repository, so '@$ref' means nothing"
 	[ -d "$root/samples" ] || { [ "$(basename "$root")" = samples ] && root=$(dirname "$root"); }
 	[ -d "$root/samples" ] || die "$root holds no samples/ folder"
 	cp -r "$root/samples" "$tree/"
@@ -156,11 +176,30 @@ else
 	[ -f "$root/VERSION" ] && cp "$root/VERSION" "$tree/"
 fi
 [ -d "$tree/applications/common" ] || die "applications/common is missing next to samples/ (the samples compile utils.c from it)"
-# Each sample reads ../../../VERSION; supply it when the tree has none.
-[ -f "$tree/VERSION" ] || echo "3.0.0058" >"$tree/VERSION"
+
+# The public repository's layout: standalone build files are meson.build.public.
+public_files=$(find "$tree" -name meson.build.public | wc -l)
+if [ "$public_files" -gt 0 ]; then
+	find "$tree" -name meson.build.public -exec sh -c 'mv -f "$1" "${1%.public}"' _ {} \;
+	layout="public repository layout: $public_files meson.build.public renamed to meson.build, as NVIDIA's install step does"
+else
+	layout="installed layout: standalone meson.build files"
+fi
+# Each sample reads ../../../VERSION; a tree without one gets softdoca's level.
+softdoca_version=$(PKG_CONFIG_PATH="$pc_host" pkg-config --modversion doca-common)
+if [ -f "$tree/VERSION" ]; then
+	tree_version=$(tr -d ' \t\r\n' <"$tree/VERSION")
+	[ -n "$tree_version" ] || die "the tree's VERSION file is empty"
+	echo "== DOCA samples tree of release $tree_version ($layout)"
+else
+	tree_version=$softdoca_version
+	echo "$softdoca_version" >"$tree/VERSION"
+	echo "== DOCA samples tree without a VERSION file: running it as release $tree_version, softdoca's level ($layout)"
+fi
+echo "== against softdoca $softdoca_version (DOCA API level of $prefix)"
 # The application part joins the default set only where the tree has the
 # applications project; asked for by name it runs and says what is missing.
-if [ ${#wanted[@]} -eq 0 ] && [ ! -f "$tree/applications/meson.build" ]; then
+if [ ${#wanted[@]} -eq 0 ] && [ ! -f "$tree/applications/meson.build" ]; then # after the rename above
 	kept=()
 	for entry in "${selected[@]}"; do
 		[ "$(cut -d: -f2 <<<"$entry")" = apps ] || kept+=("$entry")
@@ -223,11 +262,17 @@ judge() { # name exe flavour -> sets verdict, detail
 	fi
 }
 
+# The acceptance program the current rows belong to; it passes when all do.
+program=""
+programs=()
+declare -A program_failed
+
 record_row() { # name flavour (verdict, detail set by the caller)
 	if [ "$verdict" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+	[ "$verdict" = PASS ] || program_failed[$program]=1
 	rows+=("$(printf '%-30s %-5s %-5s %s' "$1" "$2" "$verdict" "$detail")")
 	printf '%s\n' "${rows[-1]}"
-	[ $lines = 1 ] && echo "$verdict $row_kind: $1 ($2 flavour): $detail"
+	[ $lines = 1 ] && echo "$verdict $row_kind $tree_version: $1 ($2 flavour): $detail"
 	return 0
 }
 
@@ -243,7 +288,7 @@ check_flags() { # name exe flavour
 	record_row "$name -h" "$flavour"
 
 	run_flag -v
-	if [ $rc = 0 ] && [ "$(grep -c '3\.0\.0058' "$out")" -ge 2 ]; then verdict=PASS; detail="both versions, exit 0"
+	if [ $rc = 0 ] && [ "$(grep -cF "$softdoca_version" "$out")" -ge 2 ]; then verdict=PASS; detail="both versions ($softdoca_version), exit 0"
 	else verdict=FAIL; detail="exit $rc, versions missing ($out)"; fi
 	record_row "$name -v" "$flavour"
 
@@ -262,10 +307,17 @@ build_sample() {
 	verdict=PASS
 	if [ ! -f "$src/meson.build" ]; then
 		verdict=FAIL; detail="not in this samples tree"
-	elif ! PKG_CONFIG_PATH="$pc" meson setup "$build" "$src" >"$work/$name.setup.log" 2>&1; then
+	elif ! grep -Eq '^[[:space:]]*project[[:space:]]*\(' "$src/meson.build"; then
+		verdict=FAIL
+		detail="its meson.build is a fragment of the tree-wide build (no project() call) and the tree has no meson.build.public for it"
+	elif ! rm -rf "$build" || ! PKG_CONFIG_PATH="$pc" meson setup "$build" "$src" -Dwarning_level=2 \
+		>"$work/$name.setup.log" 2>&1; then
 		verdict=FAIL; detail="meson setup failed ($work/$name.setup.log)"
 	elif ! ninja -C "$build" >"$work/$name.build.log" 2>&1; then
 		verdict=FAIL; detail="build failed ($work/$name.build.log)"
+	elif grep -q 'warning:' "$work/$name.build.log"; then
+		# NVIDIA builds the samples with -Wall -Wextra -Werror against its headers.
+		verdict=FAIL; detail="$(grep -c 'warning:' "$work/$name.build.log") compiler warning(s) at -Wall -Wextra ($work/$name.build.log)"
 	fi
 }
 
@@ -704,6 +756,8 @@ run_on_gpu() { # exe flavour
 
 for entry in "${selected[@]}"; do
 	IFS=: read -r name flavour folder <<<"$entry"
+	program=$name
+	programs+=("$name")
 	if [ "$flavour" = pair ]; then
 		case $name in
 		comch_ctrl_path) run_comch_pair ;;
@@ -731,6 +785,18 @@ done
 echo
 printf '%-30s %-5s %-5s %s\n' SAMPLE FLAV RESULT DETAIL
 printf '%s\n' "${rows[@]}"
+echo
+good=0
+printf '%-30s %s\n' "PROGRAM (DOCA $tree_version)" RESULT
+for p in "${programs[@]}"; do
+	if [ -n "${program_failed[$p]:-}" ]; then
+		printf '%-30s %s\n' "$p" FAIL
+	else
+		printf '%-30s %s\n' "$p" PASS
+		good=$((good + 1))
+	fi
+done
 echo "logs: $work"
+echo "DOCA $tree_version: $good of ${#programs[@]} programs passed every check"
 echo "$passed passed, $failed failed"
 [ $failed = 0 ]

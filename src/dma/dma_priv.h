@@ -56,6 +56,7 @@ struct doca_dma {
 	 */
 	uint64_t ok_src_seq;
 	uint64_t ok_dst_seq;
+	bool ordered_completions; /* doca_dma_set_ordered_completions (dma_ordered.c) */
 };
 
 struct doca_dma_task_memcpy {

@@ -98,6 +98,8 @@ struct sd_device {
 	uint8_t ipv4[4];
 	uint8_t ipv6[16];
 	uint32_t vhca_id;
+	int func_type;     /* enum doca_pci_func_type of the local function */
+	uint32_t sf_index; /* auxiliary-device index; meaningful for an SF only */
 	char profile[16];
 	struct sd_caps caps;
 	const struct sd_engine *engine; /* data mover chosen by the topology */

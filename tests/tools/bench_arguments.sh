@@ -70,5 +70,5 @@ has help out "man softdoca-bench"
 hasnt help out "README"
 run version 0 "$BENCH" --version
 has version out "^softdoca-bench \(softdoca [0-9.]+\)$"
-has version out "^DOCA API level 3\.0\.0058"
+has version out "^DOCA API level $(sed 's/\./\\./g' "$(dirname "$0")/../../VERSION")"
 finish

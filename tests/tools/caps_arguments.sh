@@ -30,6 +30,8 @@ has help out "/share/doc/softdoca/docs/topology.md"
 hasnt help out "README"
 
 run version 0 "$CAPS" -v
-has version out "^softdoca-caps \(softdoca [0-9]+\.[0-9]+\.[0-9]+\)$"
-has version out "^DOCA API level 3\.0\.0058 \(headers\), 3\.0\.0058 \(libdoca_common at run time\)$"
+# one version everywhere: the source tree's VERSION file (docs/versions.md)
+v=$(sed 's/\./\\./g' "$(dirname "$0")/../../VERSION")
+has version out "^softdoca-caps \(softdoca $v\)$"
+has version out "^DOCA API level $v \(headers\), $v \(libdoca_common at run time\)$"
 finish

@@ -46,8 +46,10 @@ run nodev 2 "$DOCA_CAPS" -p 05:00.0
 has nodev err "^doca_caps: no device with PCI address 05:00.0$"
 
 run version 0 "$DOCA_CAPS" --version
-has version out "^DOCA SDK     Version \(Compilation\): 3\.0\.0058$"
-has version out "^DOCA Runtime Version \(Runtime\):     3\.0\.0058$"
+# one version everywhere: the source tree's VERSION file (docs/versions.md)
+v=$(sed 's/\./\\./g' "$(dirname "$0")/../../VERSION")
+has version out "^DOCA SDK     Version \(Compilation\): $v$"
+has version out "^DOCA Runtime Version \(Runtime\):     $v$"
 run help 0 "$DOCA_CAPS" -h
 has help out "^Usage: doca_caps"
 has help out "man doca_caps"

@@ -75,6 +75,20 @@ static void sd_device_defaults(struct sd_pdev *d)
 		sd_rep_default_iface(&d->reps[i], sd_rep_nth_of_type(d, i));
 }
 
+/* A sub-function needs its index, and only a sub-function has one. */
+static bool sd_device_function(struct sd_parser *p, struct sd_pdev *d)
+{
+	bool is_sf = d->dev.func_type == DOCA_PCI_FUNC_TYPE_SF;
+
+	if (is_sf && d->sf_line == 0)
+		return sd_fail(p, d->func_line, "[device %s] is a sub-function (func_type = sf) but has no 'sf_index'",
+			       d->dev.pci_addr);
+	if (!is_sf && d->sf_line != 0)
+		return sd_fail(p, d->sf_line, "[device %s] has an 'sf_index' but is no sub-function (add func_type = sf)",
+			       d->dev.pci_addr);
+	return true;
+}
+
 static bool sd_device_engine(struct sd_parser *p, struct sd_pdev *d)
 {
 	if (d->seen & (1u << SD_DKEY_ENGINE)) {
@@ -133,6 +147,8 @@ bool sd_finish_device(struct sd_parser *p)
 		return sd_fail(p, d->reps[0].line,
 			       "[rep %s] follows host-side [device %s]; only DPU-side devices have representors",
 			       d->reps[0].rep.pci_addr, d->dev.pci_addr);
+	if (!sd_device_function(p, d))
+		return false;
 	if (!sd_device_engine(p, d))
 		return false;
 	sd_device_caps(d);

@@ -131,6 +131,20 @@ static bool sd_value_bool(struct sd_parser *p, const char *key, const char *valu
 		       key);
 }
 
+/* pf, vf or sf: the PCI function type of a device or a representor. */
+static bool sd_value_func_type(struct sd_parser *p, const char *value, int *out)
+{
+	if (strcmp(value, "pf") == 0)
+		*out = DOCA_PCI_FUNC_TYPE_PF;
+	else if (strcmp(value, "vf") == 0)
+		*out = DOCA_PCI_FUNC_TYPE_VF;
+	else if (strcmp(value, "sf") == 0)
+		*out = DOCA_PCI_FUNC_TYPE_SF;
+	else
+		return sd_fail(p, p->line, "func_type '%s' is unknown (use pf, vf or sf)", value);
+	return true;
+}
+
 /* ---- [device] keys ---------------------------------------------------- */
 
 static bool sd_dkey_side(struct sd_parser *p, struct sd_pdev *d, const char *v)
@@ -239,6 +253,23 @@ static bool sd_dkey_mmap_register(struct sd_parser *p, struct sd_pdev *d, const 
 	return true;
 }
 
+static bool sd_dkey_func(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	d->func_line = p->line;
+	return sd_value_func_type(p, v, &d->dev.func_type);
+}
+
+static bool sd_dkey_sf_index(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	uint64_t n = 0;
+
+	if (!sd_value_number(p, "sf_index", v, 0, UINT32_MAX, &n))
+		return false;
+	d->dev.sf_index = (uint32_t)n;
+	d->sf_line = p->line;
+	return true;
+}
+
 struct sd_dev_key {
 	const char *name;
 	bool (*set)(struct sd_parser *p, struct sd_pdev *d, const char *value);
@@ -256,6 +287,8 @@ static const struct sd_dev_key sd_dev_keys[] = {
 	[SD_DKEY_ENGINE] = { "engine", sd_dkey_engine },
 	[SD_DKEY_DMA_WORKERS] = { "dma_workers", sd_dkey_dma_workers },
 	[SD_DKEY_MMAP_REGISTER] = { "mmap_register", sd_dkey_mmap_register },
+	[SD_DKEY_FUNC] = { "func_type", sd_dkey_func },
+	[SD_DKEY_SF_INDEX] = { "sf_index", sd_dkey_sf_index },
 };
 
 #define SD_NUM_DEV_KEYS (sizeof(sd_dev_keys) / sizeof(sd_dev_keys[0]))
@@ -318,15 +351,7 @@ static bool sd_rep_set(struct sd_parser *p, struct sd_prep *r, int which, const 
 		r->rep.emulated = strcmp(v, "emulated") == 0;
 		return true;
 	case SD_RKEY_FUNC:
-		if (strcmp(v, "pf") == 0)
-			r->rep.func_type = DOCA_PCI_FUNC_TYPE_PF;
-		else if (strcmp(v, "vf") == 0)
-			r->rep.func_type = DOCA_PCI_FUNC_TYPE_VF;
-		else if (strcmp(v, "sf") == 0)
-			r->rep.func_type = DOCA_PCI_FUNC_TYPE_SF;
-		else
-			return sd_fail(p, p->line, "func_type '%s' is unknown (use pf, vf or sf)", v);
-		return true;
+		return sd_value_func_type(p, v, &r->rep.func_type);
 	case SD_RKEY_HOTPLUG:
 		if (!sd_value_bool(p, "hotplug", v, &r->rep.hotplug))
 			return false;

@@ -158,20 +158,6 @@ doca_error_t doca_buf_inventory_stop(struct doca_buf_inventory *inventory)
 }
 
 /* Why [addr, addr + len) with data [data, data + data_len) does not fit `mmap`, or NULL. */
-static const char *sd_window_problem(const struct doca_mmap *mmap, uintptr_t addr, size_t len, uintptr_t data,
-				     size_t data_len)
-{
-	if (!sd_range_no_overflow(addr, len))
-		return "the buffer wraps around the address space";
-	if (!sd_range_inside(addr, len, (uintptr_t)mmap->addr, mmap->len))
-		return "the buffer is not inside the mmap's range";
-	if (!sd_range_no_overflow(data, data_len))
-		return "the data section wraps around the address space";
-	if (!sd_range_inside(data, data_len, addr, len))
-		return "the data section is not inside the buffer";
-	return NULL;
-}
-
 /*
  * One buffer from `inventory`, on behalf of public function `func`: the
  * exported doca_buf_inventory_buf_get_by_args, or one of the header's inline
@@ -197,7 +183,7 @@ static doca_error_t sd_inventory_buf_get(const char *func, struct doca_buf_inven
 		return SD_REJECT_AS(func, DOCA_ERROR_BAD_STATE,
 				    "mmap %p is not started; buffers need a started mmap (call doca_mmap_start first)",
 				    (void *)mmap);
-	const char *problem = sd_window_problem(mmap, (uintptr_t)addr, len, (uintptr_t)data, data_len);
+	const char *problem = sd_buf_window_problem(mmap, (uintptr_t)addr, len, (uintptr_t)data, data_len);
 	if (problem != NULL)
 		return SD_REJECT_AS(func, DOCA_ERROR_INVALID_VALUE,
 				    "%s (buffer [%p, +%zu), data [%p, +%zu), mmap %p range [%p, +%zu))", problem, addr,

@@ -84,6 +84,25 @@ static inline bool sd_range_no_overflow(uintptr_t addr, size_t len)
 }
 
 /*
+ * Why the window [addr, addr + len) with data section [data, data + data_len)
+ * cannot describe memory of `mmap`, or NULL when it can (inventory.c and
+ * inventory_reuse.c).
+ */
+static inline const char *sd_buf_window_problem(const struct doca_mmap *mmap, uintptr_t addr, size_t len,
+						uintptr_t data, size_t data_len)
+{
+	if (!sd_range_no_overflow(addr, len))
+		return "the buffer wraps around the address space";
+	if (!sd_range_inside(addr, len, (uintptr_t)mmap->addr, mmap->len))
+		return "the buffer is not inside the mmap's range";
+	if (!sd_range_no_overflow(data, data_len))
+		return "the data section wraps around the address space";
+	if (!sd_range_inside(data, data_len, addr, len))
+		return "the data section is not inside the buffer";
+	return NULL;
+}
+
+/*
  * Turn a free slot into a handed-out standalone buffer on `mmap` with
  * refcount 1, and count it in the map's live buffers (unless the map is
  * thread-safe, whose count is not maintained).

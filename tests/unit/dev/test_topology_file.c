@@ -436,6 +436,12 @@ static const struct bad_case bad_cases[] = {
 	{ "[device 03:00.0]\nside = dpu\n[rep b1:00.0]\nkind = virtual\n", 4, "kind 'virtual' is unknown" },
 	{ "[device 03:00.0]\nside = dpu\n[rep b1:00.0]\nfunc_type = xf\n", 4, "func_type 'xf' is unknown" },
 	{ "[device 03:00.0]\nside = dpu\n[rep b1:00.0]\nhotplug = 2\n", 4, "is not a boolean" },
+	{ "[device 03:00.0]\nside = dpu\nfunc_type = xf\n", 3, "func_type 'xf' is unknown" },
+	{ "[device 03:00.0]\nside = dpu\nfunc_type = vf\nfunc_type = sf\n", 4, "given twice" },
+	{ "[device 03:00.0]\nside = dpu\nfunc_type = sf\n", 3, "has no 'sf_index'" },
+	{ "[device 03:00.0]\nside = dpu\nsf_index = 2\n", 3, "is no sub-function" },
+	{ "[device 03:00.0]\nside = dpu\nfunc_type = vf\nsf_index = 2\n", 4, "is no sub-function" },
+	{ "[device 03:00.0]\nside = dpu\nfunc_type = sf\nsf_index = 4294967296\n", 4, "outside 0..4294967295" },
 	{ "[device 03:00.0]\nside = dpu\nibdev = "
 	  "a123456789012345678901234567890123456789012345678901234567890123\n",
 	  3, "longer than 63 characters" },
