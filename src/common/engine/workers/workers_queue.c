@@ -133,7 +133,6 @@ bool sd_wq_serve(struct sd_engine_queue *q)
 {
 	uint64_t head = q->head;
 	uint64_t tail = atomic_load_explicit(&q->tail, memory_order_acquire);
-	bool flushing;
 
 	if (head == tail) {
 		if (q->copied == head)
@@ -143,9 +142,10 @@ bool sd_wq_serve(struct sd_engine_queue *q)
 	}
 	if (tail - head > SD_WQ_BATCH)
 		tail = head + SD_WQ_BATCH;
-	flushing = atomic_load_explicit(&q->flushing, memory_order_relaxed) != 0;
 	while (head != tail) {
 		const struct sd_wq_entry *e = &q->ring[head & q->mask];
+		/* A context that stopped flushes what it has not reported: skip the copies not made yet. */
+		bool flushing = atomic_load_explicit(&q->flushing, memory_order_relaxed) != 0;
 		doca_error_t err = flushing ? DOCA_SUCCESS : sd_wq_run(q, e);
 
 		if (err != DOCA_SUCCESS)
