@@ -351,6 +351,16 @@ samples_tree() {
 		record FAIL "samples: tools/run-samples.sh $1 exited with status $rc"
 		echo "FAIL samples: tools/run-samples.sh $1 exited with status $rc"
 	fi
+	# The same programs on the asynchronous cpu engine (two DMA worker threads).
+	rc=0
+	echo "-- samples tree $1 on the workers engine (SOFTDOCA_DMA_WORKERS=2)"
+	SOFTDOCA_DMA_WORKERS=2 "$root/tools/run-samples.sh" --lines "$1" >"$out" 2>&1 || rc=$?
+	grep -v '^\(PASS\|FAIL\|SKIP\) ' "$out"
+	record_lines "workers: " < <(grep '^\(PASS\|FAIL\|SKIP\) ' "$out")
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		record FAIL "workers: samples: tools/run-samples.sh $1 exited with status $rc"
+		echo "FAIL workers: samples: tools/run-samples.sh $1 exited with status $rc"
+	fi
 	rm -f "$out"
 }
 

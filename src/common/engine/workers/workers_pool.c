@@ -344,8 +344,12 @@ static void *sd_worker_main(void *arg)
 			idle_since = sd_workers_now_ns();
 			continue;
 		}
-		if (sd_workers_now_ns() - idle_since < sd_pool.spin_ns)
+		if (sd_workers_now_ns() - idle_since < sd_pool.spin_ns) {
+			/* Idle: let a thread that shares this CPU (the program's, perhaps) run now and then. */
+			if ((turns & 1023) == 0)
+				sched_yield();
 			continue;
+		}
 		sd_worker_sleep(w, &v, worked);
 		worked = false;
 		idle_since = 0;

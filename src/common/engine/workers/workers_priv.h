@@ -72,6 +72,7 @@ struct sd_engine_queue {
 	uint64_t *slot_arena_end;              /* arena position after each slot's segments */
 	uint64_t arena_next;                   /* arena allocation cursor */
 	uint64_t arena_free;                   /* arena segments before this are free again */
+	uint32_t misses;                       /* polls of an unfinished copy since the last yield */
 
 	/* ---- the worker only ---- */
 	_Alignas(SD_CACHE_LINE) uint64_t head; /* next entry to copy */

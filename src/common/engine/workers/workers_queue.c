@@ -285,13 +285,28 @@ static inline bool sd_wq_passed(struct sd_engine_queue *q, uint64_t pos)
 	return pos < q->done_seen;
 }
 
+/*
+ * Looks at an unfinished copy before the program's thread gives its CPU
+ * away once: where the worker shares that CPU (a one-CPU container, a busy
+ * machine) a program spinning in doca_pe_progress would otherwise keep the
+ * worker from running until the scheduler preempts it.  Where the worker
+ * has a CPU of its own the yield returns at once; the program only gets here
+ * when it is waiting anyway.
+ */
+#define SD_WQ_MISSES_BEFORE_YIELD 256u
+
 static bool sd_wq_poll(struct sd_engine_queue *q, uint32_t slot, doca_error_t *status)
 {
 	if (!sd_wq_passed(q, q->slot_pos[slot])) {
 		/* The program waits on this copy: make sure its worker is not asleep. */
 		sd_worker_nudge_strict(q->worker);
+		if (++q->misses == SD_WQ_MISSES_BEFORE_YIELD) {
+			q->misses = 0;
+			sched_yield();
+		}
 		return false;
 	}
+	q->misses = 0;
 	*status = sd_wq_take_outcome(q, slot);
 	return true;
 }
