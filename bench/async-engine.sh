@@ -49,11 +49,7 @@ ninja -C "$build" >/dev/null
 bench="$build/tools/bench/softdoca-bench"
 [ -x "$bench" ] || { echo "async-engine: $bench was not built" >&2; exit 2; }
 
-cpus=()
-IFS=, read -ra ranges <<<"$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)"
-for r in "${ranges[@]}"; do
-	for ((c = ${r%-*}; c <= ${r#*-}; c++)); do cpus+=("$c"); done
-done
+. "$root/bench/allowed-cpus.sh"
 app_cpu=${cpus[0]}
 worker_cpu=${cpus[1]:-${cpus[0]}}
 echo "program thread on CPU $app_cpu, DMA worker on CPU $worker_cpu"

@@ -99,11 +99,7 @@ done
 
 # The first two CPUs this process may use: the application thread's and
 # the skeleton worker's.
-cpus=()
-IFS=, read -ra ranges <<<"$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)"
-for r in "${ranges[@]}"; do
-	for ((c = ${r%-*}; c <= ${r#*-}; c++)); do cpus+=("$c"); done
-done
+. "$root/bench/allowed-cpus.sh"
 app_cpu=${cpus[0]}
 worker_cpu=${cpus[1]:-${cpus[0]}}
 echo "application threads on CPU $app_cpu, skeleton worker on CPU $worker_cpu"

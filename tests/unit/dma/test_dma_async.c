@@ -277,16 +277,16 @@ static void the_handle_wakes_a_pe_armed_after_the_submit(void)
 
 /* ---- group "workers" ---- */
 
-/* Whether a thread of this process is called `name`. */
-static bool thread_named(const char *name)
+/* The /proc folder of this process's thread called `name` into `dir`; false when there is none. */
+static bool thread_dir(const char *name, char *dir, size_t len)
 {
-	DIR *dir = opendir("/proc/self/task");
+	DIR *tasks = opendir("/proc/self/task");
 	struct dirent *de;
 	bool found = false;
 
-	if (dir == NULL)
+	if (tasks == NULL)
 		return false;
-	while (!found && (de = readdir(dir)) != NULL) {
+	while (!found && (de = readdir(tasks)) != NULL) {
 		char path[300], comm[64] = "";
 		FILE *f;
 
@@ -296,12 +296,22 @@ static bool thread_named(const char *name)
 		f = fopen(path, "r");
 		if (f == NULL)
 			continue;
-		if (fgets(comm, sizeof(comm), f) != NULL)
-			found = strncmp(comm, name, strlen(name)) == 0 && comm[strlen(name)] == '\n';
+		if (fgets(comm, sizeof(comm), f) != NULL && strncmp(comm, name, strlen(name)) == 0 &&
+		    comm[strlen(name)] == '\n') {
+			snprintf(dir, len, "/proc/self/task/%s", de->d_name);
+			found = true;
+		}
 		fclose(f);
 	}
-	closedir(dir);
+	closedir(tasks);
 	return found;
+}
+
+static bool thread_named(const char *name)
+{
+	char dir[300];
+
+	return thread_dir(name, dir, sizeof(dir));
 }
 
 /*
@@ -400,39 +410,21 @@ static void the_topology_chooses_workers_per_device(void)
 static void worker_cpus_pin_the_worker_threads(void)
 {
 	struct env e;
-	DIR *dir;
-	struct dirent *de;
-	int pinned = 0;
+	char dir[300], path[320], line[256];
+	bool pinned = false;
+	FILE *f;
 
 	REQUIRE(env_setup(&e, 4));
 	CHECK(copy_lands_without_progress(&e, 81));
-	dir = opendir("/proc/self/task");
-	REQUIRE(dir != NULL);
-	while ((de = readdir(dir)) != NULL) {
-		char path[300], line[256], comm[64] = "";
-		FILE *f;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
-		f = fopen(path, "r");
-		if (f == NULL)
-			continue;
-		if (fgets(comm, sizeof(comm), f) == NULL || strcmp(comm, "sd-dma-w0\n") != 0) {
-			fclose(f);
-			continue;
-		}
-		fclose(f);
-		snprintf(path, sizeof(path), "/proc/self/task/%s/status", de->d_name);
-		f = fopen(path, "r");
-		REQUIRE(f != NULL);
-		while (fgets(line, sizeof(line), f) != NULL)
-			if (strncmp(line, "Cpus_allowed_list:", 18) == 0)
-				pinned += strcmp(line + 18 + strspn(line + 18, " \t"), "0\n") == 0;
-		fclose(f);
-	}
-	closedir(dir);
-	CHECK(pinned == 1);
+	REQUIRE(thread_dir("sd-dma-w0", dir, sizeof(dir)));
+	snprintf(path, sizeof(path), "%s/status", dir);
+	f = fopen(path, "r");
+	REQUIRE(f != NULL);
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "Cpus_allowed_list:", 18) == 0)
+			pinned = strcmp(line + 18 + strspn(line + 18, " \t"), "0\n") == 0;
+	fclose(f);
+	CHECK(pinned);
 	env_teardown(&e);
 }
 
