@@ -23,9 +23,7 @@
 /* The task's slot: its index in the pool, fixed for the life of the pool. */
 static inline uint32_t sd_dma_async_slot(const struct doca_task *task)
 {
-	const struct sd_task_pool *pool = &task->conf->pool;
-
-	return (uint32_t)(((const uint8_t *)task - pool->slab) / pool->stride);
+	return task->slot;
 }
 
 static void sd_dma_async_finish_now(struct doca_task *task, doca_error_t status)

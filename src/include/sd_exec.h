@@ -44,6 +44,7 @@ struct doca_task {
 	struct doca_task *next;    /* PE FIFO link while in flight */
 	union doca_data user_data;
 	doca_error_t status;
+	uint32_t slot;             /* index in its pool, fixed with the pool (engines' completion slots) */
 	uint8_t own;               /* enum sd_task_own */
 	/*
 	 * The task type has an early engine (ops->on_submit != NULL); set

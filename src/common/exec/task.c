@@ -44,6 +44,7 @@ static doca_error_t sd_pool_create(struct doca_ctx *ctx, struct sd_task_conf *co
 
 		task->ctx = ctx;
 		task->conf = conf;
+		task->slot = i;
 		task->own = SD_TASK_FREE;
 		task->early = conf->ops->on_submit != NULL;
 		pool->free_stack[pool->capacity - 1 - i] = task;
