@@ -78,8 +78,14 @@ void sd_xp_record_sweep(void);
  * Export state of one mmap while it is started and exported.
  */
 
+/*
+ * One descriptor per device the mmap was exported through.  Each is its own
+ * allocation, linked in a list: the application holds a pointer into
+ * `bytes` until the mmap stops, so a slot never moves once handed out.
+ */
 struct sd_xp_desc_slot {
 	const void *node; /* struct sd_device the descriptor names */
+	struct sd_xp_desc_slot *next;
 	uint8_t bytes[SD_XP_DESC_LEN];
 };
 
@@ -91,8 +97,7 @@ struct sd_xp_export {
 	int record_fd;            /* holds the liveness lock */
 	struct sd_xp_record *rec; /* shared page, writable */
 	int shared_fd;            /* file kept open for importers, -1 when none */
-	uint32_t nslots, cap;
-	struct sd_xp_desc_slot *slots;
+	struct sd_xp_desc_slot *slots; /* list, newest first */
 	struct sd_xp_export *next; /* registry of this process's live exports */
 };
 
