@@ -3,6 +3,8 @@
  *
  * Paths, tried in this order at import (02 §6.5, D-19):
  *   shared   the range is a shared file mapping: map the same file, memcpy
+ *            (guarded: a file that shrinks under the import fails the copy
+ *            with EFAULT instead of killing us with SIGBUS, xproc_guard.c)
  *   vm       process_vm_readv / process_vm_writev (cross-memory attach)
  *   procmem  pread / pwrite on /proc/PID/mem, where only the vm calls are
  *            filtered (seccomp)
@@ -170,7 +172,11 @@ static doca_error_t sd_xp_copy_result(struct sd_xp_import *imp, int err)
 		return DOCA_SUCCESS;
 	if (err == ESRCH)
 		return sd_xp_gone(imp);
-	SD_LOG_DBG("copy with exporter pid %u failed: %s", imp->pid, strerror(err));
+	if (err == EFAULT && imp->path == SD_XP_PATH_SHARED)
+		SD_LOG_DBG("the shared file of exporter pid %u no longer covers the range: it was shrunk under a "
+			   "live export", imp->pid);
+	else
+		SD_LOG_DBG("copy with exporter pid %u failed: %s", imp->pid, strerror(err));
 	return DOCA_ERROR_IO_FAILED;
 }
 
@@ -185,7 +191,7 @@ doca_error_t sd_xp_access_read(struct sd_xp_import *imp, void *dst, uint64_t rad
 		memcpy(dst, imp->base + (raddr - imp->page), len);
 		break;
 	case SD_XP_PATH_SHARED:
-		memcpy(dst, imp->base + (raddr - imp->page), len);
+		err = sd_xp_guarded_copy(dst, imp->base + (raddr - imp->page), len, imp->base, imp->map_len);
 		if (!sd_xp_lock_held_throttled(imp))
 			return sd_xp_gone(imp);
 		break;
@@ -221,7 +227,7 @@ doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const 
 	case SD_XP_PATH_SHARED:
 		if (!sd_xp_lock_held_throttled(imp))
 			return sd_xp_gone(imp);
-		memcpy(imp->base + (raddr - imp->page), src, len);
+		err = sd_xp_guarded_copy(imp->base + (raddr - imp->page), src, len, imp->base, imp->map_len);
 		break;
 	case SD_XP_PATH_VM:
 		/* Writes cannot be taken back: make sure the pid is still the exporter first. */
@@ -381,7 +387,8 @@ doca_error_t sd_xp_access_open(struct sd_xp_import *imp, const struct sd_xp_desc
 	int vm_err = 0, pm_err = 0;
 
 	if (mode == SD_XP_MODE_AUTO && (d->flags & SD_XP_FLAG_SHARED)) {
-		int err = sd_xp_shared_map(imp, d);
+		/* Without the SIGBUS guard an exporter's ftruncate would kill us: use system calls. */
+		int err = sd_xp_guard_install() ? sd_xp_shared_map(imp, d) : ENOTSUP;
 		if (err == 0) {
 			imp->path = SD_XP_PATH_SHARED;
 			return DOCA_SUCCESS;

@@ -146,6 +146,17 @@ doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const 
 /* Does the exporter still hold its liveness lock (it runs, and has not exec'd)? */
 bool sd_xp_lock_held(const struct sd_xp_import *imp);
 
+/*
+ * SIGBUS-safe copies through a shared file mapping (xproc_guard.c).
+ * sd_xp_guard_install: once per process, before the first guarded copy;
+ * false when the handler cannot be installed (then the shared path is not
+ * used).  sd_xp_guarded_copy: memcpy(dst, src, len), where one side lies in
+ * the mapping [map, map + map_len); 0, or EFAULT when a page of the mapping
+ * has no file behind it any more (the file shrank).  No system call.
+ */
+bool sd_xp_guard_install(void);
+int sd_xp_guarded_copy(void *dst, const void *src, size_t len, const void *map, size_t map_len);
+
 /* Name of a path for diagnostics. */
 const char *sd_xp_path_name(enum sd_xp_path path);
 
