@@ -26,30 +26,37 @@ static inline bool sd_advise_mmap_started(const struct doca_mmap *mmap)
 	return mmap->from_export || mmap->state == SD_MMAP_STARTED;
 }
 
-/* Rules shared by execution and doca_task_try_submit; DEBUG only on failure (D-36). */
+/*
+ * Rules shared by execution and doca_task_try_submit.  A broken rule is
+ * reported through the framework's task-rule logger: one ERROR record on
+ * behalf of doca_task_try_submit when that call refuses the task, DEBUG
+ * when the task is executing (the error callback reports it then).
+ */
 static doca_error_t sd_advise_validate(struct doca_task *task)
 {
 	const struct doca_mmap_advise_task_invalidate_cache *t = (const void *)task;
 	const struct doca_mmap_advise *advise = (const struct doca_mmap_advise *)task->ctx;
 	const struct doca_buf *buf = t->buf;
 
-	if (buf == NULL) {
-		SD_LOG_DBG("invalidate-cache task %p has no buffer", (const void *)task);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (!sd_buf_is_live(buf)) {
-		SD_LOG_DBG("invalidate-cache task %p names a released buffer", (const void *)task);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (!sd_advise_mmap_started(buf->mmap)) {
-		SD_LOG_DBG("invalidate-cache task %p: the buffer's mmap is not started", (const void *)task);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if ((uint64_t)buf->len > advise->max_buf_size) {
-		SD_LOG_DBG("invalidate-cache task %p: buffer of %zu bytes exceeds the maximum %llu", (const void *)task,
-			   buf->len, (unsigned long long)advise->max_buf_size);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	if (buf == NULL)
+		return SD_TASK_RULE_FAIL(DOCA_ERROR_INVALID_VALUE,
+					 "invalidate-cache task %p has no buffer; set one with "
+					 "doca_mmap_advise_task_invalidate_cache_set_buf",
+					 (const void *)task);
+	if (!sd_buf_is_live(buf))
+		return SD_TASK_RULE_FAIL(DOCA_ERROR_INVALID_VALUE,
+					 "invalidate-cache task %p names buffer %p, which was already released",
+					 (const void *)task, (const void *)buf);
+	if (!sd_advise_mmap_started(buf->mmap))
+		return SD_TASK_RULE_FAIL(DOCA_ERROR_INVALID_VALUE,
+					 "invalidate-cache task %p: the mmap of buffer %p is not started",
+					 (const void *)task, (const void *)buf);
+	if ((uint64_t)buf->len > advise->max_buf_size)
+		return SD_TASK_RULE_FAIL(DOCA_ERROR_INVALID_VALUE,
+					 "invalidate-cache task %p: buffer %p of %zu bytes exceeds the device maximum "
+					 "of %llu bytes",
+					 (const void *)task, (const void *)buf, buf->len,
+					 (unsigned long long)advise->max_buf_size);
 	return DOCA_SUCCESS;
 }
 
