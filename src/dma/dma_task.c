@@ -65,9 +65,19 @@ doca_error_t doca_dma_task_memcpy_alloc_init(struct doca_dma *dma,
 	return DOCA_SUCCESS;
 }
 
+/* `task` is a memcpy task of a DMA context; one ERROR record naming `func` otherwise. */
+static inline bool sd_dma_task_known(const struct doca_dma_task_memcpy *task, const char *func)
+{
+	if (__builtin_expect(sd_task_of_ctx_type((const struct doca_task *)task, &sd_dma_ctx_ops), 1))
+		return true;
+	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, func,
+			     "task %p is NULL or not a DMA memcpy task", (const void *)task);
+	return false;
+}
+
 struct doca_task *doca_dma_task_memcpy_as_task(struct doca_dma_task_memcpy *task)
 {
-	if (task == NULL)
+	if (!sd_dma_task_known(task, __func__))
 		return NULL;
 	return &task->base;
 }
@@ -94,30 +104,22 @@ static bool sd_dma_task_settable(const struct doca_dma_task_memcpy *task, const 
 
 void doca_dma_task_memcpy_set_src(struct doca_dma_task_memcpy *task, const struct doca_buf *src)
 {
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL; ignored");
-		return;
-	}
-	if (sd_dma_task_settable(task, __func__))
+	if (sd_dma_task_known(task, __func__) && sd_dma_task_settable(task, __func__))
 		task->src = src;
 }
 
 const struct doca_buf *doca_dma_task_memcpy_get_src(const struct doca_dma_task_memcpy *task)
 {
-	return task == NULL ? NULL : task->src;
+	return sd_dma_task_known(task, __func__) ? task->src : NULL;
 }
 
 void doca_dma_task_memcpy_set_dst(struct doca_dma_task_memcpy *task, struct doca_buf *dst)
 {
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL; ignored");
-		return;
-	}
-	if (sd_dma_task_settable(task, __func__))
+	if (sd_dma_task_known(task, __func__) && sd_dma_task_settable(task, __func__))
 		task->dst = dst;
 }
 
 struct doca_buf *doca_dma_task_memcpy_get_dst(const struct doca_dma_task_memcpy *task)
 {
-	return task == NULL ? NULL : task->dst;
+	return sd_dma_task_known(task, __func__) ? task->dst : NULL;
 }

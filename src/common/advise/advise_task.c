@@ -140,10 +140,20 @@ doca_error_t doca_mmap_advise_task_invalidate_cache_alloc_init(struct doca_mmap_
 	return DOCA_SUCCESS;
 }
 
+/* `task` is an invalidate-cache task; one ERROR record naming `func` otherwise. */
+static bool sd_advise_task_known(const struct doca_mmap_advise_task_invalidate_cache *task, const char *func)
+{
+	if (sd_task_of_ctx_type((const struct doca_task *)task, &sd_advise_ctx_ops))
+		return true;
+	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, func,
+			     "task %p is NULL or not an invalidate-cache task", (const void *)task);
+	return false;
+}
+
 struct doca_task *doca_mmap_advise_task_invalidate_cache_as_doca_task(
 	struct doca_mmap_advise_task_invalidate_cache *task)
 {
-	if (task == NULL)
+	if (!sd_advise_task_known(task, __func__))
 		return NULL;
 	return &task->base;
 }
@@ -151,10 +161,8 @@ struct doca_task *doca_mmap_advise_task_invalidate_cache_as_doca_task(
 void doca_mmap_advise_task_invalidate_cache_set_buf(struct doca_mmap_advise_task_invalidate_cache *task,
 						    struct doca_buf *buf)
 {
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL; ignored");
+	if (!sd_advise_task_known(task, __func__))
 		return;
-	}
 	if (task->base.own == SD_TASK_FREE) {
 		SD_LOG_ERR("task %p was freed; ignored", (void *)task);
 		return;
@@ -170,5 +178,5 @@ void doca_mmap_advise_task_invalidate_cache_set_buf(struct doca_mmap_advise_task
 struct doca_buf *doca_mmap_advise_task_invalidate_cache_get_buf(
 	const struct doca_mmap_advise_task_invalidate_cache *task)
 {
-	return task == NULL ? NULL : task->buf;
+	return sd_advise_task_known(task, __func__) ? task->buf : NULL;
 }

@@ -278,8 +278,10 @@ uint8_t doca_pe_progress(struct doca_pe *pe)
 {
 	struct doca_task *task;
 
-	if (pe == NULL)
+	if (pe == NULL) {
+		SD_LOG_ERR("pe is NULL; nothing to progress");
 		return 0;
+	}
 	if (pe->magic != SD_PE_MAGIC) {
 		SD_LOG_ERR("pe %p is not a live progress engine", (void *)pe);
 		return 0;
