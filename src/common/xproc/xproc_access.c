@@ -15,7 +15,10 @@
  * Every access checks, in this order: the range lies in the export; the
  * export is live (the record's state word, a plain load); then copies; then
  * checks again, so that bytes read from memory the exporter gave up in the
- * meantime are never reported as a success.
+ * meantime are never reported as a success.  The memory paths copy with
+ * memmove, as the cpu engine does: the same bytes can be reached through
+ * an import and a local mmap at once, so a task may copy between
+ * overlapping ranges.
  *
  * A process that exits loses its address space at once, so the vm calls
  * fail (ESRCH) and /proc/PID/mem reads end, on the very next copy.  What a
@@ -188,7 +191,7 @@ doca_error_t sd_xp_access_read(struct sd_xp_import *imp, void *dst, uint64_t rad
 		return DOCA_ERROR_IO_FAILED;
 	switch (imp->path) {
 	case SD_XP_PATH_SELF:
-		memcpy(dst, imp->base + (raddr - imp->page), len);
+		memmove(dst, imp->base + (raddr - imp->page), len);
 		break;
 	case SD_XP_PATH_SHARED:
 		err = sd_xp_guarded_copy(dst, imp->base + (raddr - imp->page), len, imp->base, imp->map_len);
@@ -222,7 +225,7 @@ doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const 
 		return DOCA_ERROR_IO_FAILED;
 	switch (imp->path) {
 	case SD_XP_PATH_SELF:
-		memcpy(imp->base + (raddr - imp->page), src, len);
+		memmove(imp->base + (raddr - imp->page), src, len);
 		break;
 	case SD_XP_PATH_SHARED:
 		if (!sd_xp_lock_held_throttled(imp))

@@ -125,7 +125,7 @@ __attribute__((noinline)) int sd_xp_guarded_copy(void *dst, const void *src, siz
 		return EFAULT; /* a page of the mapping has no file behind it any more */
 	sd_xp_guard_now = &g;
 	atomic_signal_fence(memory_order_seq_cst); /* the copy stays inside the guarded span */
-	memcpy(dst, src, len);
+	memmove(dst, src, len); /* as the cpu engine: a buffer may overlap its peer (same pages, two views) */
 	atomic_signal_fence(memory_order_seq_cst);
 	sd_xp_guard_now = NULL;
 	return 0;

@@ -150,7 +150,7 @@ bool sd_xp_lock_held(const struct sd_xp_import *imp);
  * SIGBUS-safe copies through a shared file mapping (xproc_guard.c).
  * sd_xp_guard_install: once per process, before the first guarded copy;
  * false when the handler cannot be installed (then the shared path is not
- * used).  sd_xp_guarded_copy: memcpy(dst, src, len), where one side lies in
+ * used).  sd_xp_guarded_copy: memmove(dst, src, len), where one side lies in
  * the mapping [map, map + map_len); 0, or EFAULT when a page of the mapping
  * has no file behind it any more (the file shrank).  No system call.
  */
