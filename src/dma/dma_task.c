@@ -75,10 +75,23 @@ static inline bool sd_dma_task_known(const struct doca_dma_task_memcpy *task, co
 	return false;
 }
 
+/* doca_dma_task_memcpy_as_task on something that is no task (kept off the submit path). */
+static __attribute__((noinline, cold)) struct doca_task *sd_dma_as_task_refuse(const void *task)
+{
+	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, "doca_dma_task_memcpy_as_task",
+			     "task %p is NULL or not a task", task);
+	return NULL;
+}
+
+/*
+ * Called once per task on the submit path: only the framework's task magic
+ * is checked (the view is the same pointer; the call that takes it checks
+ * the rest).  The typed accessors below also check the task's type.
+ */
 struct doca_task *doca_dma_task_memcpy_as_task(struct doca_dma_task_memcpy *task)
 {
-	if (!sd_dma_task_known(task, __func__))
-		return NULL;
+	if (__builtin_expect(!sd_task_is_task((const struct doca_task *)task), 0))
+		return sd_dma_as_task_refuse(task);
 	return &task->base;
 }
 
