@@ -112,9 +112,10 @@ doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, int idx, union doca_data
 /* ---- submission ---- */
 
 /*
- * Checks 1-3 of 03 §5.7, shared by every submit path; logs nothing.  A slot
- * with the task magic lies in a live pool, whose context is alive, so the
- * magic stands in for a check of the context.
+ * The first checks of every submit path (a task, not free, not in flight,
+ * its context RUNNING); logs nothing.  A slot with the task magic lies in a
+ * live pool, whose context is alive, so the magic stands in for a check of
+ * the context.
  */
 static inline __attribute__((always_inline)) doca_error_t sd_task_submit_rule(const struct doca_task *task)
 {
