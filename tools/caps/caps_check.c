@@ -330,39 +330,67 @@ static bool cc_soname(const char *libdir, char *out, size_t len)
 	return best != 0;
 }
 
-/* Where the dynamic loader finds `soname` for a program without an rpath; how, in `how`. */
-static bool cc_loader_finds(const char *soname, char *out, size_t len, const char **how)
+/* The resolved path of `path` into out (the path itself when it cannot be resolved). */
+static void cc_resolve(const char *path, char *out, size_t len)
+{
+	if (realpath(path, out) == NULL)
+		snprintf(out, len, "%.*s", (int)len - 1, path);
+}
+
+/* `soname` in a directory of LD_LIBRARY_PATH, the first that has it. */
+static bool cc_in_library_path(const char *soname, char *out, size_t len)
 {
 	const char *llp = getenv("LD_LIBRARY_PATH");
-	char buf[4096], candidate[PATH_MAX + 300];
+	char dirs[4096], candidate[PATH_MAX + 300];
 
-	if (llp != NULL) {
-		snprintf(buf, sizeof(buf), "%s", llp);
-		for (char *dir = strtok(buf, ":"); dir != NULL; dir = strtok(NULL, ":")) {
-			snprintf(candidate, sizeof(candidate), "%s/%s", dir, soname);
-			if (cc_file_exists(candidate)) {
-				*how = "LD_LIBRARY_PATH";
-				if (realpath(candidate, out) == NULL)
-					snprintf(out, len, "%.*s", (int)len - 1, candidate);
-				return true;
-			}
+	if (llp == NULL)
+		return false;
+	snprintf(dirs, sizeof(dirs), "%s", llp);
+	for (char *dir = strtok(dirs, ":"); dir != NULL; dir = strtok(NULL, ":")) {
+		snprintf(candidate, sizeof(candidate), "%s/%s", dir, soname);
+		if (cc_file_exists(candidate)) {
+			cc_resolve(candidate, out, len);
+			return true;
 		}
 	}
+	return false;
+}
+
+/* `soname` in the ld.so cache (ldconfig -p: "NAME (FLAGS) => PATH"). */
+static bool cc_in_loader_cache(const char *soname, char *out, size_t len)
+{
 	FILE *p = popen("/sbin/ldconfig -p 2>/dev/null", "r");
+	char line[4096], name[256], path[PATH_MAX];
 	bool found = false;
-	if (p != NULL) {
-		while (!found && fgets(buf, sizeof(buf), p) != NULL) {
-			char name[256], path[PATH_MAX];
-			if (sscanf(buf, " %255s (%*[^)]) => %4095s", name, path) == 2 && strcmp(name, soname) == 0) {
-				if (realpath(path, out) == NULL)
-					snprintf(out, len, "%.*s", (int)len - 1, path);
-				found = true;
-				*how = "the ld.so cache";
-			}
+
+	if (p == NULL)
+		return false;
+	while (!found && fgets(line, sizeof(line), p) != NULL) {
+		if (sscanf(line, " %255s (%*[^)]) => %4095s", name, path) == 2 && strcmp(name, soname) == 0) {
+			cc_resolve(path, out, len);
+			found = true;
 		}
-		pclose(p);
 	}
+	pclose(p);
 	return found;
+}
+
+/*
+ * Where the dynamic loader finds `soname` for a program built with the .pc
+ * file's flags, which give it no rpath: LD_LIBRARY_PATH, then the cache
+ * (which lists the system directories too).  How, in `how`.
+ */
+static bool cc_loader_finds(const char *soname, char *out, size_t len, const char **how)
+{
+	if (cc_in_library_path(soname, out, len)) {
+		*how = "LD_LIBRARY_PATH";
+		return true;
+	}
+	if (cc_in_loader_cache(soname, out, len)) {
+		*how = "the ld.so cache";
+		return true;
+	}
+	return false;
 }
 
 /* ---- the four-way comparison ---- */
