@@ -39,6 +39,12 @@ enum sd_task_own {
 };
 
 struct doca_task {
+	/*
+	 * SD_TASK_MAGIC for every slot of a live pool, first so that a pointer
+	 * to anything else (another object, freed memory the allocator reused)
+	 * is told apart with one load before any other field is trusted.
+	 */
+	uint32_t magic;
 	struct doca_ctx *ctx;
 	struct sd_task_conf *conf; /* task type of the owning context */
 	struct doca_task *next;    /* PE FIFO link while in flight */
@@ -64,6 +70,14 @@ struct doca_task {
 	 */
 	void *graph_node;
 };
+
+#define SD_TASK_MAGIC 0x4b534154u /* "TASK" */
+
+/* `task` is a task slot of a live pool (in any ownership state). */
+static inline bool sd_task_is_task(const struct doca_task *task)
+{
+	return task != NULL && task->magic == SD_TASK_MAGIC;
+}
 
 /* Per task type behaviour, supplied by the library. */
 struct sd_task_ops {
@@ -185,6 +199,12 @@ struct doca_ctx {
 };
 
 #define SD_CTX_MAGIC 0x43545830u /* "CTX0" */
+
+/* `task` is a task of a context of the library described by `ops`. */
+static inline bool sd_task_of_ctx_type(const struct doca_task *task, const struct sd_ctx_ops *ops)
+{
+	return sd_task_is_task(task) && task->ctx->ops == ops;
+}
 
 struct doca_pe {
 	uint32_t magic; /* SD_PE_MAGIC while valid */

@@ -274,16 +274,20 @@ static __attribute__((noinline)) uint8_t sd_pe_run_head(struct doca_pe *pe, stru
 	return 1;
 }
 
+/* doca_pe_progress on something that is no progress engine (kept off the progress path). */
+static __attribute__((noinline, cold)) uint8_t sd_pe_progress_refuse(const struct doca_pe *pe)
+{
+	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, "doca_pe_progress",
+			     "pe %p is NULL or not a live progress engine; nothing to progress", (const void *)pe);
+	return 0;
+}
+
 uint8_t doca_pe_progress(struct doca_pe *pe)
 {
 	struct doca_task *task;
 
-	if (pe == NULL)
-		return 0;
-	if (pe->magic != SD_PE_MAGIC) {
-		SD_LOG_ERR("pe %p is not a live progress engine", (void *)pe);
-		return 0;
-	}
+	if (__builtin_expect(pe == NULL || pe->magic != SD_PE_MAGIC, 0))
+		return sd_pe_progress_refuse(pe);
 	if (pe->dispatching)
 		return 0; /* called from one of this PE's callbacks: harmless no-op */
 	task = pe->fifo_head;

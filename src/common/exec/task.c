@@ -42,6 +42,7 @@ static doca_error_t sd_pool_create(struct doca_ctx *ctx, struct sd_task_conf *co
 	for (uint32_t i = 0; i < pool->capacity; i++) {
 		struct doca_task *task = (struct doca_task *)(pool->slab + (size_t)i * pool->stride);
 
+		task->magic = SD_TASK_MAGIC;
 		task->ctx = ctx;
 		task->conf = conf;
 		task->own = SD_TASK_FREE;
@@ -110,10 +111,15 @@ doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, int idx, union doca_data
 
 /* ---- submission ---- */
 
-/* The submit checks (owner, state, in flight), shared by every submit path; logs nothing. */
-static doca_error_t sd_task_submit_rule(const struct doca_task *task)
+/*
+ * The first checks of every submit path (a task, not free, not in flight,
+ * its context RUNNING); logs nothing.  A slot with the task magic lies in a
+ * live pool, whose context is alive, so the magic stands in for a check of
+ * the context.
+ */
+static inline __attribute__((always_inline)) doca_error_t sd_task_submit_rule(const struct doca_task *task)
 {
-	if (task == NULL || !sd_ctx_valid(task->ctx) || task->own == SD_TASK_FREE)
+	if (!sd_task_is_task(task) || task->own == SD_TASK_FREE)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (task->own == SD_TASK_IN_FLIGHT)
 		return DOCA_ERROR_IN_USE;
@@ -133,7 +139,7 @@ static __attribute__((noinline, cold)) doca_error_t sd_task_submit_refuse(struct
 		return err;
 	}
 	if (err == DOCA_ERROR_INVALID_VALUE) {
-		SD_LOG_ERR_AS(func, "task %p was freed or never allocated", (void *)task);
+		SD_LOG_ERR_AS(func, "task %p was freed, or is not a task at all", (void *)task);
 		return err;
 	}
 	ctx = task->ctx;
@@ -224,8 +230,8 @@ doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
 	const uint32_t known = DOCA_TASK_SUBMIT_FLAG_FLUSH | DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS;
 	doca_error_t err;
 
-	if (task == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task is NULL");
+	if (!sd_task_is_task(task))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task %p is NULL or not a task", (void *)task);
 	if ((flags & ~known) != 0)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "unknown submit flag bits 0x%x (task %p)", flags & ~known,
 				 (void *)task);
@@ -281,11 +287,11 @@ void doca_task_free(struct doca_task *task)
 
 	if (task == NULL)
 		return; /* like free(NULL) */
-	ctx = task->ctx;
-	if (!sd_ctx_valid(ctx) || task->own == SD_TASK_FREE) {
-		SD_LOG_ERR("task %p was already freed or never allocated; ignored", (void *)task);
+	if (!sd_task_is_task(task) || !sd_ctx_valid(task->ctx) || task->own == SD_TASK_FREE) {
+		SD_LOG_ERR("task %p was already freed, or is not a task at all; ignored", (void *)task);
 		return;
 	}
+	ctx = task->ctx;
 	if (task->own == SD_TASK_IN_FLIGHT) {
 		SD_LOG_ERR("task %p is in flight and cannot be freed before its callback; ignored (%s %p)",
 			   (void *)task, ctx->ops->type_name, (void *)ctx);
@@ -300,17 +306,19 @@ void doca_task_free(struct doca_task *task)
 		sd_pe_notify(ctx->pe);
 }
 
+#define SD_NOT_A_TASK "task %p is NULL or not a task"
+
 doca_error_t doca_task_get_status(const struct doca_task *task)
 {
-	if (task == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task is NULL");
+	if (!sd_task_is_task(task))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, SD_NOT_A_TASK, (const void *)task);
 	return task->status;
 }
 
 void doca_task_set_user_data(struct doca_task *task, union doca_data user_data)
 {
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL; user data not stored");
+	if (!sd_task_is_task(task)) {
+		SD_LOG_ERR(SD_NOT_A_TASK "; user data not stored", (void *)task);
 		return;
 	}
 	task->user_data = user_data;
@@ -320,8 +328,8 @@ union doca_data doca_task_get_user_data(const struct doca_task *task)
 {
 	union doca_data none = {.u64 = 0};
 
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL; returning zero user data");
+	if (!sd_task_is_task(task)) {
+		SD_LOG_ERR(SD_NOT_A_TASK "; returning zero user data", (const void *)task);
 		return none;
 	}
 	return task->user_data;
@@ -329,8 +337,8 @@ union doca_data doca_task_get_user_data(const struct doca_task *task)
 
 struct doca_ctx *doca_task_get_ctx(const struct doca_task *task)
 {
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL");
+	if (!sd_task_is_task(task)) {
+		SD_LOG_ERR(SD_NOT_A_TASK, (const void *)task);
 		return NULL;
 	}
 	return task->ctx;
