@@ -33,6 +33,7 @@
 static struct sd_fault_spec sd_faults;
 static void sd_delay_announce(void);
 static bool sd_faults_armed;
+static atomic_bool sd_faults_told; /* the armed clauses were logged */
 static char sd_faults_origin[160];
 
 /* Tasks failed on purpose whose failure was not reported yet (for the ERROR record). */
@@ -82,6 +83,7 @@ void sd_faults_arm(const struct sd_fault_spec *spec, const char *origin)
 	sd_faults.has_delay = spec->has_delay;
 	snprintf(sd_faults_origin, sizeof(sd_faults_origin), "%s", origin);
 	sd_faults_armed = true;
+	atomic_store(&sd_faults_told, false);
 	if (spec->n != 0)
 		priv_doca_debug_flags |= SD_DEBUG_FAULTS;
 	if (spec->has_delay)
@@ -122,7 +124,7 @@ void sd_faults_announce(void)
 {
 	char words[256];
 
-	if (!sd_faults_armed)
+	if (!sd_faults_armed || atomic_exchange(&sd_faults_told, true))
 		return;
 	for (unsigned i = 0; i < sd_faults.n; i++) {
 		sd_clause_words(&sd_faults.c[i], words, sizeof(words));
