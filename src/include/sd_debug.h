@@ -17,8 +17,8 @@
  *    (struct doca_pe.progress_calls), read by a thread that exists only
  *    once a context was started.
  *
- * Nothing here is exported from libdoca_common: the hooks are hidden
- * functions of the library the framework lives in.
+ * The hooks are hidden functions of libdoca_common, where the framework
+ * lives; only the flags word and the engine trace calls are exported.
  */
 #ifndef SD_DEBUG_H
 #define SD_DEBUG_H
@@ -30,6 +30,8 @@
 
 #include <doca_ctx.h>
 #include <doca_error.h>
+
+#include "sd_visibility.h"
 
 struct doca_task;
 struct doca_ctx;
@@ -45,8 +47,9 @@ struct doca_dev;
 /*
  * Set from the environment before main() and from the topology file when
  * it is read, so always before the first context starts; never cleared.
+ * Exported with the trace calls below, for engines in other libraries.
  */
-extern uint32_t priv_doca_debug_flags;
+SD_PRIV extern uint32_t priv_doca_debug_flags;
 
 /* ---- tasks (src/common/exec) ----------------------------------------------- */
 
@@ -188,7 +191,7 @@ static inline bool priv_doca_trace_enabled(void)
 	return (priv_doca_debug_flags & SD_DEBUG_TRACE) != 0;
 }
 
-uint64_t priv_doca_trace_now_ns(void);
-void priv_doca_trace_worker_span(unsigned worker, const char *what, uint64_t t0_ns, uint64_t t1_ns);
+SD_PRIV uint64_t priv_doca_trace_now_ns(void);
+SD_PRIV void priv_doca_trace_worker_span(unsigned worker, const char *what, uint64_t t0_ns, uint64_t t1_ns);
 
 #endif /* SD_DEBUG_H */

@@ -19,7 +19,7 @@
 #include "sd_exec.h"
 #include "sd_log.h"
 
-uint32_t priv_doca_debug_flags;
+SD_PRIV uint32_t priv_doca_debug_flags;
 
 static atomic_bool sd_announced;
 
