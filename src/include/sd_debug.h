@@ -110,9 +110,9 @@ doca_error_t sd_debug_ctx_start(struct doca_ctx *ctx);
 void sd_debug_ctx_state(struct doca_ctx *ctx, enum doca_ctx_states prev, enum doca_ctx_states next);
 
 /*
- * doca_ctx_stop met a context that is already STOPPING: the first time
- * after a failed task, one WARNING says why and what to do.  Returns
- * DOCA_ERROR_IN_PROGRESS.
+ * doca_ctx_stop met a context that is already STOPPING: after a failed
+ * task, an INFO record says why and what to do (the first refused call
+ * says it at ERROR).  Returns DOCA_ERROR_IN_PROGRESS.
  */
 doca_error_t sd_debug_ctx_stop_again(struct doca_ctx *ctx);
 

@@ -1,8 +1,9 @@
 /*
  * SOFTDOCA_WATCHDOG: tasks in flight on a progress engine that nobody
  * progresses for that many seconds give one WARNING naming the engine, its
- * contexts and the count; once per episode.  0 turns the watchdog off, and
- * its thread exists only once a context was started.
+ * contexts and the count; once per episode.  A context that stays STOPPING
+ * that long because its tasks are never freed is reported too.  0 turns the
+ * watchdog off, and its thread exists only once a context was started.
  *
  * meson runs each case in its own process with its own SOFTDOCA_WATCHDOG.
  */
@@ -116,6 +117,39 @@ static void a_progressing_program_is_never_reported(void)
 	sd_fx_teardown(&fx);
 }
 
+/* A context stuck in STOPPING because its tasks were never freed is reported, though progressed. */
+static void a_context_waiting_for_doca_task_free_is_reported(void)
+{
+	struct doca_dma_task_memcpy *t = NULL;
+	union doca_data ud = {.u64 = 0};
+	enum doca_ctx_states st = DOCA_CTX_STATE_STOPPING;
+	char who[96];
+
+	REQUIRE(sd_fx_setup(&fx, 1 << 16, 4, 16)); /* its callbacks do not free their tasks */
+	REQUIRE(doca_ctx_start(fx.ctx) == DOCA_SUCCESS);
+	REQUIRE(doca_dma_task_memcpy_alloc_init(fx.dma, sd_fx_src_buf(&fx, 0, 0), sd_fx_dst_buf(&fx, 0, 64), ud, &t) ==
+		DOCA_SUCCESS);
+	dt_log_mark();
+	REQUIRE(doca_task_submit(doca_dma_task_memcpy_as_task(t)) == DOCA_SUCCESS); /* fails: empty source */
+	for (int i = 0; i < 20; i++) {
+		(void)doca_pe_progress(fx.pe);
+		nap_ms(50);
+	}
+	snprintf(who, sizeof(who), "doca_dma %p has been STOPPING for ", (void *)fx.ctx);
+	CHECK_EQ_U64(dt_log_count("[WRN]", DT_WORDS("[watchdog]", who, "with 1 task(s) still allocated and none in flight",
+						     "free them with doca_task_free", "it stops because memcpy task",
+						     "[V3]")),
+		     1);
+	CHECK_EQ_U64(dt_log_count("[WRN]", NULL), 1);
+	doca_task_free(doca_dma_task_memcpy_as_task(t));
+	for (int i = 0; i < 100 && st != DOCA_CTX_STATE_IDLE; i++) {
+		(void)doca_pe_progress(fx.pe);
+		(void)doca_ctx_get_state(fx.ctx, &st);
+	}
+	CHECK(st == DOCA_CTX_STATE_IDLE);
+	sd_fx_teardown(&fx);
+}
+
 /* SOFTDOCA_WATCHDOG=0 */
 static void zero_turns_the_watchdog_off(void)
 {
@@ -157,6 +191,7 @@ static const struct {
 } cases[] = {
 	{"an_unprogressed_engine_is_reported_once_per_episode", an_unprogressed_engine_is_reported_once_per_episode},
 	{"a_progressing_program_is_never_reported", a_progressing_program_is_never_reported},
+	{"a_context_waiting_for_doca_task_free_is_reported", a_context_waiting_for_doca_task_free_is_reported},
 	{"zero_turns_the_watchdog_off", zero_turns_the_watchdog_off},
 	{"a_bad_value_is_refused_on_stderr", a_bad_value_is_refused_on_stderr},
 	{"print_threads_after_start", print_threads_after_start},

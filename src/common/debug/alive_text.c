@@ -275,24 +275,31 @@ const char *sd_debug_dev_note(const struct doca_dev *dev)
 	return sd_note;
 }
 
+/*
+ * IN_PROGRESS is the normal answer for a context that is stopping, and most
+ * programs then progress it to IDLE; so the reason goes out at INFO only
+ * and stays untold, for the first call that is refused (an ERROR).  A
+ * program stuck there is found by the watchdog.
+ */
 doca_error_t sd_debug_ctx_stop_again(struct doca_ctx *ctx)
 {
 	char text[SD_NOTE_MAX];
 	size_t pos = 0;
-	struct sd_alive_entry *e;
-	bool untold;
+	const struct sd_alive_entry *e;
+	bool failed;
 
+	if (!priv_doca_sdk_log_enabled(DOCA_LOG_LEVEL_INFO))
+		return DOCA_ERROR_IN_PROGRESS;
 	sd_alive_lock();
 	e = sd_alive_find_locked(ctx);
-	untold = e != NULL && e->stop_reason != NULL && !e->reason_told;
-	if (untold) {
-		sd_cat(text, sizeof(text), &pos, "context is already STOPPING (not an error): ");
-		sd_ctx_situation_locked(ctx, text, sizeof(text), &pos);
+	failed = e != NULL && e->stop_reason != NULL && !e->reason_told;
+	if (failed) {
+		sd_cat(text, sizeof(text), &pos, "context is already STOPPING (not an error) because %s; ", e->stop_reason);
+		sd_ctx_release_hint(ctx, text, sizeof(text), &pos);
 	}
 	sd_alive_unlock();
-	/* D-36's silence for IN_PROGRESS holds, except once after a failure stopped it. */
-	if (untold)
-		priv_doca_sdk_log_at(DOCA_LOG_LEVEL_WARNING, __FILE__, __LINE__, "doca_ctx_stop", "%s", text);
+	if (failed)
+		priv_doca_sdk_log_at(DOCA_LOG_LEVEL_INFO, __FILE__, __LINE__, "doca_ctx_stop", "%s", text);
 	return DOCA_ERROR_IN_PROGRESS;
 }
 

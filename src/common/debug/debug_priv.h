@@ -27,10 +27,15 @@ struct sd_alive_entry {
 	 * whether a follow-on error already told it. */
 	char *stop_reason;
 	bool reason_told;
-	/* Progress engines: the watchdog's view. */
-	uint64_t wd_calls;    /* progress_calls at the last sample */
-	uint64_t wd_idle_ns;  /* since when nothing progressed with tasks in flight; 0: not idle */
-	bool wd_warned;       /* this idle episode was reported */
+	/*
+	 * The watchdog's view.  Progress engines: since when nothing
+	 * progressed with tasks in flight.  Contexts: since when the context
+	 * is STOPPING with tasks still allocated and none in flight (it waits
+	 * for doca_task_free).  0: not stalled.
+	 */
+	uint64_t wd_calls;    /* engines: progress_calls at the last sample */
+	uint64_t wd_idle_ns;
+	bool wd_warned;       /* this stall was reported */
 };
 
 /* One lock guards the table and every entry's fields. */

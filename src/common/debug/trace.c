@@ -112,36 +112,150 @@ bool sd_trace_open(const char *pattern)
 	return true;
 }
 
-/* ---- text ---- */
+/* ---- text ----
+ *
+ * Formatting is done by hand into a 64 KiB buffer written with fwrite:
+ * printf's general conversions (doubles above all) cost ten times more
+ * per event.
+ */
 
-static double sd_us(uint64_t t)
+#define SD_JW_CAP (1u << 16)
+
+static struct {
+	char buf[SD_JW_CAP];
+	size_t n;
+} sd_jw;
+
+static void sd_jw_flush(void)
 {
-	return t >= sd_tr.base_ns ? (double)(t - sd_tr.base_ns) / 1000.0 : 0.0;
+	if (sd_jw.n != 0)
+		(void)fwrite(sd_jw.buf, 1, sd_jw.n, sd_tr.f);
+	sd_jw.n = 0;
 }
 
-/* A JSON string body: quotes, backslashes and control characters escaped. */
-static void sd_json_str(FILE *f, const char *s)
+/* Room for `len` more bytes (every piece written is far below the capacity). */
+static inline char *sd_jw_room(size_t len)
 {
+	if (sd_jw.n + len > SD_JW_CAP)
+		sd_jw_flush();
+	return sd_jw.buf + sd_jw.n;
+}
+
+static inline void sd_jw_raw(const char *s, size_t len)
+{
+	memcpy(sd_jw_room(len), s, len);
+	sd_jw.n += len;
+}
+
+#define SD_JW_LIT(lit) sd_jw_raw(lit, sizeof(lit) - 1)
+
+static inline void sd_jw_str(const char *s)
+{
+	sd_jw_raw(s, strlen(s));
+}
+
+/* A string body for JSON: quotes, backslashes and control characters escaped. */
+static void sd_jw_esc(const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
 	for (; *s != '\0'; s++) {
 		unsigned char c = (unsigned char)*s;
+		char *p = sd_jw_room(6);
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+		if (c == '"' || c == '\\') {
+			p[0] = '\\';
+			p[1] = (char)c;
+			sd_jw.n += 2;
+		} else if (c < 0x20) {
+			memcpy(p, "\\u00", 4);
+			p[4] = hex[c >> 4];
+			p[5] = hex[c & 15];
+			sd_jw.n += 6;
+		} else {
+			p[0] = (char)c;
+			sd_jw.n += 1;
+		}
 	}
+}
+
+static void sd_jw_u64(uint64_t v)
+{
+	char tmp[24];
+	size_t i = sizeof(tmp);
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	sd_jw_raw(tmp + i, sizeof(tmp) - i);
+}
+
+/* An address as "0x..." (the %p form). */
+static void sd_jw_ptr(const void *ptr)
+{
+	static const char hex[] = "0123456789abcdef";
+	uintptr_t v = (uintptr_t)ptr;
+	char tmp[2 + 2 * sizeof(v)];
+	size_t i = sizeof(tmp);
+
+	if (ptr == NULL) {
+		SD_JW_LIT("(nil)");
+		return;
+	}
+	do {
+		tmp[--i] = hex[v & 15];
+		v >>= 4;
+	} while (v != 0);
+	tmp[--i] = 'x';
+	tmp[--i] = '0';
+	sd_jw_raw(tmp + i, sizeof(tmp) - i);
+}
+
+/* Nanoseconds as microseconds with three decimals ("12.345"). */
+static void sd_jw_us(uint64_t ns)
+{
+	uint64_t frac = ns % 1000;
+
+	sd_jw_u64(ns / 1000);
+	{
+		char *p = sd_jw_room(4);
+
+		p[0] = '.';
+		p[1] = (char)('0' + frac / 100);
+		p[2] = (char)('0' + frac / 10 % 10);
+		p[3] = (char)('0' + frac % 10);
+		sd_jw.n += 4;
+	}
+}
+
+/* A moment of the trace's clock, relative to its opening. */
+static void sd_jw_ts(uint64_t t)
+{
+	sd_jw_us(t >= sd_tr.base_ns ? t - sd_tr.base_ns : 0);
 }
 
 static void sd_sep(void)
 {
-	fputs(sd_tr.any ? ",\n" : "\n", sd_tr.f);
+	if (sd_tr.any)
+		SD_JW_LIT(",\n");
+	else
+		SD_JW_LIT("\n");
 	sd_tr.any = true;
 }
 
-/* The name record of a thread track, once per track. */
-static void sd_name_track(uint32_t tid, uint8_t *bits, uint32_t bit, uint32_t nbits, const char *fmt, uint32_t n)
+/* `"pid":P,"tid":T` */
+static void sd_jw_pid_tid(uint32_t tid)
+{
+	SD_JW_LIT("\"pid\":");
+	sd_jw_u64((uint64_t)sd_tr.pid);
+	SD_JW_LIT(",\"tid\":");
+	sd_jw_u64(tid);
+}
+
+/* The name record of a thread track ("pe3", "engine worker 2"), once per track. */
+static void sd_name_track(uint32_t tid, uint8_t *bits, uint32_t bit, uint32_t nbits, const char *prefix,
+			  uint32_t n)
 {
 	if (bit < nbits) {
 		if (bits[bit / 8] & (1u << (bit % 8)))
@@ -149,39 +263,75 @@ static void sd_name_track(uint32_t tid, uint8_t *bits, uint32_t bit, uint32_t nb
 		bits[bit / 8] |= (uint8_t)(1u << (bit % 8));
 	}
 	sd_sep();
-	fprintf(sd_tr.f, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%ld,\"tid\":%u,\"args\":{\"name\":\"",
-		(long)sd_tr.pid, tid);
-	fprintf(sd_tr.f, fmt, n);
-	fputs("\"}}", sd_tr.f);
+	SD_JW_LIT("{\"ph\":\"M\",\"name\":\"thread_name\",");
+	sd_jw_pid_tid(tid);
+	SD_JW_LIT(",\"args\":{\"name\":\"");
+	sd_jw_str(prefix);
+	sd_jw_u64(n);
+	SD_JW_LIT("\"}}");
+}
+
+/* The head shared by a task's two events, up to its "ts". */
+static void sd_task_head(const struct sd_trace_rec *r, char ph, uint64_t id)
+{
+	sd_sep();
+	SD_JW_LIT("{\"ph\":\"");
+	sd_jw_raw(&ph, 1);
+	SD_JW_LIT("\",\"cat\":\"task\",\"name\":\"pe");
+	sd_jw_u64(r->track);
+	SD_JW_LIT(" ");
+	sd_jw_str(r->name);
+	SD_JW_LIT("\",\"id\":\"0x");
+	{
+		static const char hex[] = "0123456789abcdef";
+		char tmp[16];
+		size_t i = sizeof(tmp);
+
+		do {
+			tmp[--i] = hex[id & 15];
+			id >>= 4;
+		} while (id != 0);
+		sd_jw_raw(tmp + i, sizeof(tmp) - i);
+	}
+	SD_JW_LIT("\",");
+	sd_jw_pid_tid(r->track);
+	SD_JW_LIT(",\"ts\":");
 }
 
 static void sd_write_task(const struct sd_trace_rec *r)
 {
 	uint64_t id = ++sd_tr.next_id;
-	long pid = (long)sd_tr.pid;
 
-	sd_name_track(r->track, sd_tr.named, r->track, SD_TRACE_NAMED_MAX, "pe%u", r->track);
-	sd_sep();
-	fprintf(sd_tr.f,
-		"{\"ph\":\"b\",\"cat\":\"task\",\"name\":\"pe%u %s\",\"id\":\"0x%llx\",\"pid\":%ld,\"tid\":%u,"
-		"\"ts\":%.3f,\"args\":{\"task\":\"%p\",\"ctx\":\"%p\",\"ctx_type\":\"%s\",\"pe\":%u}}",
-		r->track, r->name, (unsigned long long)id, pid, r->track, sd_us(r->t0), r->obj, r->ctx, r->ctx_type,
-		r->track);
-	sd_sep();
-	fprintf(sd_tr.f,
-		"{\"ph\":\"e\",\"cat\":\"task\",\"name\":\"pe%u %s\",\"id\":\"0x%llx\",\"pid\":%ld,\"tid\":%u,"
-		"\"ts\":%.3f,\"args\":{\"status\":\"%s\"}}",
-		r->track, r->name, (unsigned long long)id, pid, r->track, sd_us(r->t1),
-		doca_error_get_name((doca_error_t)r->a));
+	sd_name_track(r->track, sd_tr.named, r->track, SD_TRACE_NAMED_MAX, "pe", r->track);
+	sd_task_head(r, 'b', id);
+	sd_jw_ts(r->t0);
+	SD_JW_LIT(",\"args\":{\"task\":\"");
+	sd_jw_ptr(r->obj);
+	SD_JW_LIT("\",\"ctx\":\"");
+	sd_jw_ptr(r->ctx);
+	SD_JW_LIT("\",\"ctx_type\":\"");
+	sd_jw_str(r->ctx_type);
+	SD_JW_LIT("\",\"pe\":");
+	sd_jw_u64(r->track);
+	SD_JW_LIT("}}");
+	sd_task_head(r, 'e', id);
+	sd_jw_ts(r->t1);
+	SD_JW_LIT(",\"args\":{\"status\":\"");
+	sd_jw_str(doca_error_get_name((doca_error_t)r->a));
+	SD_JW_LIT("\"}}");
 }
 
 /* Instant events sit on their engine's track, or process-wide without one. */
 static void sd_instant_head(const struct sd_trace_rec *r, const char *cat)
 {
 	if (r->track != 0)
-		sd_name_track(r->track, sd_tr.named, r->track, SD_TRACE_NAMED_MAX, "pe%u", r->track);
+		sd_name_track(r->track, sd_tr.named, r->track, SD_TRACE_NAMED_MAX, "pe", r->track);
 	sd_sep();
-	fprintf(sd_tr.f, "{\"ph\":\"i\",\"s\":\"%s\",\"cat\":\"%s\",", r->track != 0 ? "t" : "p", cat);
+	SD_JW_LIT("{\"ph\":\"i\",\"s\":\"");
+	sd_jw_str(r->track != 0 ? "t" : "p");
+	SD_JW_LIT("\",\"cat\":\"");
+	sd_jw_str(cat);
+	SD_JW_LIT("\",");
 }
 
 static void sd_write_state(const struct sd_trace_rec *r)
@@ -190,35 +340,67 @@ static void sd_write_state(const struct sd_trace_rec *r)
 	const char *to = sd_ctx_state_name((enum doca_ctx_states)r->b);
 
 	sd_instant_head(r, "ctx");
-	fprintf(sd_tr.f,
-		"\"name\":\"%s %s -> %s\",\"pid\":%ld,\"tid\":%u,\"ts\":%.3f,"
-		"\"args\":{\"ctx\":\"%p\",\"ctx_type\":\"%s\",\"from\":\"%s\",\"to\":\"%s\"}}",
-		r->ctx_type, from, to, (long)sd_tr.pid, r->track, sd_us(r->t0), r->ctx, r->ctx_type, from, to);
+	SD_JW_LIT("\"name\":\"");
+	sd_jw_str(r->ctx_type);
+	SD_JW_LIT(" ");
+	sd_jw_str(from);
+	SD_JW_LIT(" -> ");
+	sd_jw_str(to);
+	SD_JW_LIT("\",");
+	sd_jw_pid_tid(r->track);
+	SD_JW_LIT(",\"ts\":");
+	sd_jw_ts(r->t0);
+	SD_JW_LIT(",\"args\":{\"ctx\":\"");
+	sd_jw_ptr(r->ctx);
+	SD_JW_LIT("\",\"ctx_type\":\"");
+	sd_jw_str(r->ctx_type);
+	SD_JW_LIT("\",\"from\":\"");
+	sd_jw_str(from);
+	SD_JW_LIT("\",\"to\":\"");
+	sd_jw_str(to);
+	SD_JW_LIT("\"}}");
 }
 
 static void sd_write_fault(const struct sd_trace_rec *r)
 {
 	sd_instant_head(r, "fault");
-	fprintf(sd_tr.f, "\"name\":\"fault %s\",\"pid\":%ld,\"tid\":%u,\"ts\":%.3f,\"args\":{\"clause\":\"",
-		sd_faults_point_name((enum sd_fault_point)r->b), (long)sd_tr.pid, r->track, sd_us(r->t0));
-	sd_json_str(sd_tr.f, r->name);
-	fprintf(sd_tr.f, "\",\"error\":\"%s\",\"occurrence\":%llu", doca_error_get_name((doca_error_t)r->a),
-		(unsigned long long)r->seq);
-	if (r->obj != NULL)
-		fprintf(sd_tr.f, ",\"task\":\"%p\",\"ctx\":\"%p\"", r->obj, r->ctx);
-	fputs("}}", sd_tr.f);
+	SD_JW_LIT("\"name\":\"fault ");
+	sd_jw_str(sd_faults_point_name((enum sd_fault_point)r->b));
+	SD_JW_LIT("\",");
+	sd_jw_pid_tid(r->track);
+	SD_JW_LIT(",\"ts\":");
+	sd_jw_ts(r->t0);
+	SD_JW_LIT(",\"args\":{\"clause\":\"");
+	sd_jw_esc(r->name);
+	SD_JW_LIT("\",\"error\":\"");
+	sd_jw_str(doca_error_get_name((doca_error_t)r->a));
+	SD_JW_LIT("\",\"occurrence\":");
+	sd_jw_u64(r->seq);
+	if (r->obj != NULL) {
+		SD_JW_LIT(",\"task\":\"");
+		sd_jw_ptr(r->obj);
+		SD_JW_LIT("\",\"ctx\":\"");
+		sd_jw_ptr(r->ctx);
+		SD_JW_LIT("\"");
+	}
+	SD_JW_LIT("}}");
 }
 
 static void sd_write_span(const struct sd_trace_rec *r)
 {
 	uint32_t tid = SD_TRACE_WORKER_TID + r->track;
 
-	sd_name_track(tid, sd_tr.named_workers, r->track, 256, "engine worker %u", r->track);
+	sd_name_track(tid, sd_tr.named_workers, r->track, 256, "engine worker ", r->track);
 	sd_sep();
-	fprintf(sd_tr.f, "{\"ph\":\"X\",\"cat\":\"engine\",\"name\":\"");
-	sd_json_str(sd_tr.f, r->name);
-	fprintf(sd_tr.f, "\",\"pid\":%ld,\"tid\":%u,\"ts\":%.3f,\"dur\":%.3f}", (long)sd_tr.pid, tid, sd_us(r->t0),
-		r->t1 > r->t0 ? (double)(r->t1 - r->t0) / 1000.0 : 0.0);
+	SD_JW_LIT("{\"ph\":\"X\",\"cat\":\"engine\",\"name\":\"");
+	sd_jw_esc(r->name);
+	SD_JW_LIT("\",");
+	sd_jw_pid_tid(tid);
+	SD_JW_LIT(",\"ts\":");
+	sd_jw_ts(r->t0);
+	SD_JW_LIT(",\"dur\":");
+	sd_jw_us(r->t1 > r->t0 ? r->t1 - r->t0 : 0);
+	SD_JW_LIT("}");
 }
 
 /* Turn the buffer into text and close the document again; lock held. */
@@ -252,6 +434,7 @@ static void sd_trace_flush_locked(void)
 		}
 	}
 	sd_tr.n = 0;
+	sd_jw_flush();
 	sd_tr.body_end = ftell(sd_tr.f);
 	fputs("\n]\n", sd_tr.f);
 	fflush(sd_tr.f);

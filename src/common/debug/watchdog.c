@@ -8,7 +8,10 @@
  * engine has tasks in flight and doca_pe_progress was not called on it
  * for SOFTDOCA_WATCHDOG seconds (default 5, 0 turns the watchdog off), one
  * WARNING names the engine, its contexts and their tasks in flight.  The
- * next report of that engine comes only after it progressed again.
+ * next report of that engine comes only after it progressed again.  The
+ * same thread reports a context that stays STOPPING that long with tasks
+ * allocated and none in flight: it waits for doca_task_free, however often
+ * the program progresses it.
  *
  * Cost: doca_pe_progress bumps a per-engine counter (struct
  * doca_pe.progress_calls), nothing else; no clock is read per task.  The
@@ -94,7 +97,38 @@ static uint64_t sd_wd_inflight_locked(const struct doca_pe *pe, char *list, size
 	return total;
 }
 
-/* One sample of every progress engine of this process; reports are formatted under the lock. */
+/*
+ * A context STOPPING with tasks allocated but none in flight waits for the
+ * program to free them; one that stays so a whole period is reported.
+ */
+static bool sd_wd_stuck_stopping(struct sd_alive_entry *e, uint64_t now, uint64_t period_ns, char *report,
+				 size_t len)
+{
+	const struct doca_ctx *ctx = e->obj;
+	uint64_t allocated = __atomic_load_n(&ctx->allocated, __ATOMIC_RELAXED);
+
+	if (__atomic_load_n(&ctx->state, __ATOMIC_RELAXED) != DOCA_CTX_STATE_STOPPING || allocated == 0 ||
+	    __atomic_load_n(&ctx->inflight, __ATOMIC_RELAXED) != 0) {
+		e->wd_idle_ns = 0;
+		e->wd_warned = false;
+		return false;
+	}
+	if (e->wd_idle_ns == 0)
+		e->wd_idle_ns = now;
+	if (e->wd_warned || now - e->wd_idle_ns < period_ns)
+		return false;
+	e->wd_warned = true;
+	snprintf(report, len,
+		 "%s %p has been STOPPING for %.1f s with %llu task(s) still allocated and none in flight: a context "
+		 "reaches IDLE only when every task is freed; free them with doca_task_free (in their callbacks, "
+		 "or before progressing)%s%s",
+		 ctx->ops->type_name, (const void *)ctx, (double)(now - e->wd_idle_ns) / 1e9,
+		 (unsigned long long)allocated, e->stop_reason != NULL ? "; it stops because " : "",
+		 e->stop_reason != NULL ? e->stop_reason : "");
+	return true;
+}
+
+/* One sample of every progress engine and context of this process; reports are formatted under the lock. */
 static unsigned sd_wd_sample(uint64_t now, uint64_t period_ns, char (*reports)[768], unsigned max)
 {
 	unsigned nrep = 0;
@@ -106,7 +140,12 @@ static unsigned sd_wd_sample(uint64_t now, uint64_t period_ns, char (*reports)[7
 		const struct doca_pe *pe = e->obj;
 		uint64_t calls, inflight;
 
-		if (e->kind != SD_ALIVE_PE || e->pid != getpid())
+		if (e->pid != getpid())
+			continue;
+		if (e->kind == SD_ALIVE_CTX && nrep < max &&
+		    sd_wd_stuck_stopping(e, now, period_ns, reports[nrep], sizeof(reports[0])))
+			nrep++;
+		if (e->kind != SD_ALIVE_PE)
 			continue;
 		calls = __atomic_load_n(&pe->progress_calls, __ATOMIC_RELAXED);
 		inflight = sd_wd_inflight_locked(pe, list, sizeof(list));
