@@ -300,6 +300,9 @@ doca_error_t sd_faults_submit(struct doca_task *task)
 
 	if ((priv_doca_debug_flags & SD_DEBUG_FAULTS) == 0)
 		return DOCA_SUCCESS;
+	/* A graph's own submits are no call of the program's: the submit point counts the public calls. */
+	if (task->graph_node != NULL)
+		return DOCA_SUCCESS;
 	/* A task resubmitted after an injected failure starts with a clean slate. */
 	pthread_mutex_lock(&sd_injected.lock);
 	sd_injected_forget_locked(task);
