@@ -36,20 +36,30 @@ static bool sd_faults_armed;
 static atomic_bool sd_faults_told; /* the armed clauses were logged */
 static char sd_faults_origin[160];
 
-/* Tasks failed on purpose whose failure was not reported yet (for the ERROR record). */
-#define SD_INJECTED_MAX 256
+/*
+ * Tasks failed on purpose whose failure was not reported yet, for the ERROR
+ * record: a table indexed by a hash of the task's address, one task per
+ * slot (a later task in the same slot replaces an earlier one, whose record
+ * then explains the failure from its code).  The submit path only reads
+ * its slot, without the lock, to drop a stale entry of the same task.
+ */
+#define SD_INJECTED_SLOTS 4096u
 
 static struct {
 	pthread_mutex_t lock;
 	struct {
-		const struct doca_task *task;
+		_Atomic(const struct doca_task *) task;
 		const struct sd_fault_clause *clause;
 		uint64_t occurrence;
-	} v[SD_INJECTED_MAX];
-	unsigned next;
+	} v[SD_INJECTED_SLOTS];
 } sd_injected = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 };
+
+static unsigned sd_injected_slot(const struct doca_task *task)
+{
+	return (unsigned)(((uintptr_t)task * 0x9e3779b97f4a7c15ull) >> 52) & (SD_INJECTED_SLOTS - 1);
+}
 
 const char *sd_ordinal(uint64_t n, char *out, size_t len)
 {
@@ -210,38 +220,42 @@ bool sd_faults_fire(enum sd_fault_point point, const char *type, const struct sd
 
 /* ---- remembering which tasks were failed on purpose ---- */
 
-static void sd_injected_forget_locked(const struct doca_task *task)
-{
-	for (unsigned i = 0; i < SD_INJECTED_MAX; i++)
-		if (sd_injected.v[i].task == task)
-			sd_injected.v[i].task = NULL;
-}
-
 static void sd_injected_note(const struct doca_task *task, const struct sd_fault_clause *clause, uint64_t k)
 {
+	unsigned i = sd_injected_slot(task);
+
 	pthread_mutex_lock(&sd_injected.lock);
-	sd_injected_forget_locked(task);
-	sd_injected.v[sd_injected.next].task = task;
-	sd_injected.v[sd_injected.next].clause = clause;
-	sd_injected.v[sd_injected.next].occurrence = k;
-	sd_injected.next = (sd_injected.next + 1) % SD_INJECTED_MAX;
+	sd_injected.v[i].clause = clause;
+	sd_injected.v[i].occurrence = k;
+	atomic_store_explicit(&sd_injected.v[i].task, task, memory_order_relaxed);
+	pthread_mutex_unlock(&sd_injected.lock);
+}
+
+/* Forget `task`'s entry (a resubmitted task starts with a clean slate). */
+static void sd_injected_forget(const struct doca_task *task)
+{
+	unsigned i = sd_injected_slot(task);
+
+	if (atomic_load_explicit(&sd_injected.v[i].task, memory_order_relaxed) != task)
+		return; /* the common case: one load, no lock */
+	pthread_mutex_lock(&sd_injected.lock);
+	if (atomic_load_explicit(&sd_injected.v[i].task, memory_order_relaxed) == task)
+		atomic_store_explicit(&sd_injected.v[i].task, NULL, memory_order_relaxed);
 	pthread_mutex_unlock(&sd_injected.lock);
 }
 
 const struct sd_fault_clause *sd_faults_take_injected(const struct doca_task *task, uint64_t *occurrence)
 {
 	const struct sd_fault_clause *clause = NULL;
+	unsigned i = sd_injected_slot(task);
 
 	if ((priv_doca_debug_flags & SD_DEBUG_FAULTS) == 0)
 		return NULL;
 	pthread_mutex_lock(&sd_injected.lock);
-	for (unsigned i = 0; i < SD_INJECTED_MAX; i++) {
-		if (sd_injected.v[i].task == task) {
-			clause = sd_injected.v[i].clause;
-			*occurrence = sd_injected.v[i].occurrence;
-			sd_injected.v[i].task = NULL;
-			break;
-		}
+	if (atomic_load_explicit(&sd_injected.v[i].task, memory_order_relaxed) == task) {
+		clause = sd_injected.v[i].clause;
+		*occurrence = sd_injected.v[i].occurrence;
+		atomic_store_explicit(&sd_injected.v[i].task, NULL, memory_order_relaxed);
 	}
 	pthread_mutex_unlock(&sd_injected.lock);
 	return clause;
@@ -303,10 +317,7 @@ doca_error_t sd_faults_submit(struct doca_task *task)
 	/* A graph's own submits are no call of the program's: the submit point counts the public calls. */
 	if (task->graph_node != NULL)
 		return DOCA_SUCCESS;
-	/* A task resubmitted after an injected failure starts with a clean slate. */
-	pthread_mutex_lock(&sd_injected.lock);
-	sd_injected_forget_locked(task);
-	pthread_mutex_unlock(&sd_injected.lock);
+	sd_injected_forget(task);
 	if (!sd_faults_fire(SD_FP_SUBMIT, task->conf->ops->name, &c, &k))
 		return DOCA_SUCCESS;
 	sd_trace_fault(c, k, task, task->ctx->pe);

@@ -181,7 +181,7 @@ doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 	if (ctx->state == DOCA_CTX_STATE_IDLE)
 		return DOCA_SUCCESS; /* D-2: a second stop is a silent success */
 	if (ctx->state == DOCA_CTX_STATE_STOPPING)
-		return sd_debug_ctx_stop_again(ctx); /* issue 12: IN_PROGRESS, says why once */
+		return sd_debug_ctx_stop_again(ctx); /* issue 12: IN_PROGRESS; after a failure, why (INFO) */
 
 	sd_ctx_enter_stopping(ctx);
 	/* A STOPPING context cannot be destroyed, so ctx is still valid here. */
