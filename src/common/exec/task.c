@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "exec_internal.h"
+#include "sd_debug.h"
 #include "sd_log.h"
 
 /* ---- pools ---- */
@@ -46,7 +47,8 @@ static doca_error_t sd_pool_create(struct doca_ctx *ctx, struct sd_task_conf *co
 		task->ctx = ctx;
 		task->conf = conf;
 		task->own = SD_TASK_FREE;
-		task->early = conf->ops->on_submit != NULL;
+		/* issue 12: while debugging, every task takes the paths with the hooks. */
+		task->early = conf->ops->on_submit != NULL || priv_doca_debug_flags != 0;
 		pool->free_stack[pool->capacity - 1 - i] = task;
 	}
 	pool->nfree = pool->capacity;
@@ -175,7 +177,8 @@ static __attribute__((noinline)) void sd_task_enqueue_rest(struct doca_task *tas
 
 	if (ops->on_submit != NULL) {
 		atomic_store_explicit(&task->ready, 0, memory_order_relaxed);
-		ops->on_submit(task);
+		if (priv_doca_debug_flags == 0 || !sd_debug_engine_fault(task)) /* issue 12: injected fault */
+			ops->on_submit(task);
 	}
 	sd_pe_notify(pe);
 	if (ops->arm != NULL && atomic_load_explicit(&pe->armed, memory_order_relaxed) &&
@@ -183,16 +186,10 @@ static __attribute__((noinline)) void sd_task_enqueue_rest(struct doca_task *tas
 		ops->arm(task);
 }
 
-/*
- * Queue an application-owned task of a RUNNING context (cannot fail).
- * Inlined into the submit calls; with the default engine and a PE that
- * nobody armed it makes no call at all.
- */
-static inline __attribute__((always_inline)) void sd_task_enqueue(struct doca_task *task)
+/* Append an application-owned task of a RUNNING context to its PE's FIFO. */
+static inline __attribute__((always_inline)) void sd_task_link(struct doca_task *task, struct doca_ctx *ctx,
+							       struct doca_pe *pe)
 {
-	struct doca_ctx *ctx = task->ctx;
-	struct doca_pe *pe = ctx->pe;
-
 	task->status = DOCA_ERROR_IN_PROGRESS;
 	task->own = SD_TASK_IN_FLIGHT;
 	task->next = NULL;
@@ -202,8 +199,40 @@ static inline __attribute__((always_inline)) void sd_task_enqueue(struct doca_ta
 		pe->fifo_head = task;
 	pe->fifo_tail = task;
 	ctx->inflight++;
-	if (task->early || atomic_load_explicit(&pe->armed, memory_order_relaxed))
+}
+
+/*
+ * Queueing for an early engine (or while debugging): the debug hook may
+ * refuse the submit (issue 12: fault injection) before anything changes.
+ */
+static __attribute__((noinline)) doca_error_t sd_task_enqueue_early(struct doca_task *task)
+{
+	struct doca_ctx *ctx = task->ctx;
+	doca_error_t err;
+
+	if (priv_doca_debug_flags != 0 && (err = sd_debug_submit(task)) != DOCA_SUCCESS) /* issue 12 */
+		return err;
+	sd_task_link(task, ctx, ctx->pe);
+	sd_task_enqueue_rest(task, ctx->pe);
+	return DOCA_SUCCESS;
+}
+
+/*
+ * Queue an application-owned task of a RUNNING context.  Inlined into the
+ * submit calls; with the default engine and a PE that nobody armed it
+ * makes no call at all (and cannot fail).
+ */
+static inline __attribute__((always_inline)) doca_error_t sd_task_enqueue(struct doca_task *task)
+{
+	struct doca_ctx *ctx = task->ctx;
+	struct doca_pe *pe = ctx->pe;
+
+	if (task->early)
+		return sd_task_enqueue_early(task);
+	sd_task_link(task, ctx, pe);
+	if (atomic_load_explicit(&pe->armed, memory_order_relaxed))
 		sd_task_enqueue_rest(task, pe);
+	return DOCA_SUCCESS;
 }
 
 doca_error_t priv_doca_task_submit_internal(struct doca_task *task)
@@ -211,7 +240,7 @@ doca_error_t priv_doca_task_submit_internal(struct doca_task *task)
 	doca_error_t err = sd_task_submit_rule(task);
 
 	if (err == DOCA_SUCCESS)
-		sd_task_enqueue(task);
+		err = sd_task_enqueue(task);
 	return err;
 }
 
@@ -221,8 +250,7 @@ doca_error_t doca_task_submit(struct doca_task *task)
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	sd_task_enqueue(task);
-	return DOCA_SUCCESS;
+	return sd_task_enqueue(task);
 }
 
 doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
@@ -239,8 +267,7 @@ doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
 	if (err != DOCA_SUCCESS)
 		return err;
 	/* Every task is eligible at once and reported on its own: flags are hints. */
-	sd_task_enqueue(task);
-	return DOCA_SUCCESS;
+	return sd_task_enqueue(task);
 }
 
 /* Set while doca_task_try_submit runs a validate hook on this thread. */
@@ -248,17 +275,22 @@ static _Thread_local const char *sd_validating_for;
 
 void priv_doca_task_rule_log(const char *file, int line, const char *fmt, ...)
 {
-	uint32_t level = sd_validating_for != NULL ? DOCA_LOG_LEVEL_ERROR : DOCA_LOG_LEVEL_DEBUG;
-	const char *func = sd_validating_for != NULL ? sd_validating_for : "doca_pe_progress";
-	char text[512];
+	char text[768];
 	va_list ap;
 
-	if (!priv_doca_sdk_log_enabled(level))
-		return;
 	va_start(ap, fmt);
+	if (sd_validating_for == NULL) {
+		sd_debug_rule_vlog(file, line, fmt, ap); /* issue 12: the failed task's ERROR record */
+		va_end(ap);
+		return;
+	}
+	if (!priv_doca_sdk_log_enabled(DOCA_LOG_LEVEL_ERROR)) {
+		va_end(ap);
+		return;
+	}
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	priv_doca_sdk_log_at(level, file, line, func, "%s", text);
+	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, file, line, sd_validating_for, "%s", text);
 }
 
 doca_error_t doca_task_try_submit(struct doca_task *task)
@@ -274,8 +306,7 @@ doca_error_t doca_task_try_submit(struct doca_task *task)
 		task->status = err; /* the hook logged the broken rule */
 		return err;
 	}
-	sd_task_enqueue(task);
-	return DOCA_SUCCESS;
+	return sd_task_enqueue(task);
 }
 
 /* ---- release and accessors ---- */
