@@ -1,17 +1,26 @@
 #!/bin/sh
-# Run the descriptor-import fuzz target for a bounded time (CI friendly).
+# Run the fuzz targets for a bounded time each (CI friendly).
 #
-#   fuzz/run_fuzz.sh [SECONDS] [BUILD_DIR]
+#   fuzz/run_fuzz.sh [SECONDS] [BUILD_DIR] [TARGET...]
 #
-# Configures BUILD_DIR (default build-fuzz) with clang when needed, builds
-# fuzz_import and runs it for SECONDS (default 30) on a scratch corpus
-# seeded with a few descriptors.  Exits non-zero when the fuzzer finds a
-# crash, a leak or undefined behaviour; exits 77 (skip) when clang or its
-# libFuzzer runtime (Debian: libclang-rt-14-dev) is missing.
+# TARGET: fuzz_import (the export-descriptor import), fuzz_api (programs of
+# public calls); default both.  Configures BUILD_DIR (default build-fuzz)
+# with clang when needed, builds the targets and runs each for SECONDS
+# (default 30) on a scratch corpus: fuzz_import's is seeded with a few
+# descriptors, fuzz_api's with the committed corpus fuzz/corpus/api (read,
+# never written).  Prints one "PASS fuzz: T" or "FAIL fuzz: T" line per
+# target.  Exits non-zero when a fuzzer finds a crash, a leak or undefined
+# behaviour; exits 77 (skip) when clang or its libFuzzer runtime (Debian:
+# libclang-rt-14-dev) is missing.
+#
+# A long run by hand (what the numbers in docs/robustness.md come from):
+#   build-asan/fuzz/fuzz_api -runs=10000000 -print_final_stats=1 DIR fuzz/corpus/api
 set -eu
 secs=${1:-30}
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-"$here/build-fuzz"}
+[ $# -ge 2 ] && shift 2 || shift $#
+targets=${*:-fuzz_import fuzz_api}
 
 if ! command -v clang >/dev/null 2>&1; then
 	echo "SKIP: clang is not installed"
@@ -20,28 +29,48 @@ fi
 if [ ! -f "$build/build.ninja" ]; then
 	CC=clang meson setup "$build" "$here" -Dbench=false >/dev/null
 fi
-ninja -C "$build" fuzz/fuzz_import >/dev/null 2>&1 || true
-if [ ! -x "$build/fuzz/fuzz_import" ]; then
-	echo "SKIP: clang cannot build libFuzzer targets here (install libclang-rt-14-dev)"
-	exit 77
-fi
+for t in $targets; do
+	ninja -C "$build" "fuzz/$t" >/dev/null 2>&1 || true
+	if [ ! -x "$build/fuzz/$t" ]; then
+		echo "SKIP: clang cannot build libFuzzer targets here (install libclang-rt-14-dev)"
+		exit 77
+	fi
+done
 
-corpus=$(mktemp -d)
-trap 'rm -rf "$corpus"' EXIT
-# Seeds: one input of each mode (raw, checksum-fixed, edits of live descriptors).
-printf '\000SDXP' >"$corpus/raw"
-printf '\001SDXP\001\000\260\000\001' >"$corpus/fixed"
-printf '\002' >"$corpus/own"                    # this process's descriptor, untouched
-printf '\003' >"$corpus/peer"                   # the child's descriptor, untouched
-printf '\003\130\001' >"$corpus/peer-token"      # one token byte changed
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
 
-cd "$corpus"
-"$build/fuzz/fuzz_import" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-	-print_final_stats=1 "$corpus" 2>&1 | tee fuzz.log | grep -E '^(#[0-9]+.*(DONE|pulse)|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)' || true
-status=$(grep -c -E '==[0-9]+==ERROR|SUMMARY: (Address|Undefined|Leak)Sanitizer|deadly signal' fuzz.log || true)
-if [ "$status" != "0" ]; then
-	echo "fuzz_import found a problem; see the log above" >&2
-	tail -40 fuzz.log >&2
-	exit 1
-fi
-echo "fuzz_import: no crash in ${secs}s"
+# seed_import DIR - one input of each mode (raw, checksum-fixed, edits of live descriptors).
+seed_import() {
+	printf '\000SDXP' >"$1/raw"
+	printf '\001SDXP\001\000\260\000\001' >"$1/fixed"
+	printf '\002' >"$1/own"               # this process's descriptor, untouched
+	printf '\003' >"$1/peer"              # the child's descriptor, untouched
+	printf '\003\130\001' >"$1/peer-token" # one token byte changed
+}
+
+failed=0
+for t in $targets; do
+	corpus="$scratch/$t"
+	mkdir -p "$corpus"
+	extra=""
+	case $t in
+	fuzz_import) seed_import "$corpus" ;;
+	fuzz_api) extra="$here/fuzz/corpus/api" ;;
+	esac
+	log="$scratch/$t.log"
+	# New inputs go to the first directory only: the committed corpus stays as it is.
+	(cd "$scratch" && "$build/fuzz/$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 "$corpus" $extra) >"$log" 2>&1 || true
+	grep -E '^(#[0-9]+.*DONE|stat::number_of_executed_units|==[0-9]+==ERROR|SUMMARY)' "$log" || true
+	if grep -q -E '==[0-9]+==ERROR|SUMMARY: (Address|Undefined|Leak)Sanitizer|deadly signal|^fuzz_api: ' "$log" ||
+		! grep -q 'DONE' "$log"; then
+		echo "$t found a problem; the end of its log:" >&2
+		tail -40 "$log" >&2
+		echo "FAIL fuzz: $t ${secs} s"
+		failed=1
+	else
+		echo "PASS fuzz: $t ${secs} s, no crash"
+	fi
+done
+exit "$failed"

@@ -15,8 +15,9 @@
 #             and the docs/ci.md Dockerfile (tests/install/run_install_test.sh)
 #   abi       exported-symbol check of the libraries (tests/abi/check_symbols.sh)
 #   bench     dma_bench --quick as a functional smoke run (no timing checks)
-#   fuzz      the export-descriptor import fuzzer (libFuzzer) for 30 s, in
-#             the clang build of the asan step (fuzz/run_fuzz.sh)
+#   fuzz      the libFuzzer targets (export-descriptor import, programs of
+#             public calls) for 25 s each, in the clang build of the asan
+#             step (fuzz/run_fuzz.sh; FUZZ_SECONDS changes the time)
 #   samples   the official DOCA samples, built unmodified and run through
 #             tools/run-samples.sh (with valgrind; dma_local_copy also on
 #             the GPU device through the stand-in CUDA driver of the gcc
@@ -307,14 +308,25 @@ step_bench() {
 }
 
 step_fuzz() {
-	banner "descriptor-import fuzzer (fuzz/run_fuzz.sh, 30 s)"
-	local rc=0
-	"$root/fuzz/run_fuzz.sh" "${FUZZ_SECONDS:-30}" "$root/build-asan" || rc=$?
+	local secs=${FUZZ_SECONDS:-25} out rc=0
+	banner "fuzzers (fuzz/run_fuzz.sh, ${secs} s each: descriptor import, API programs)"
+	out="${TMPDIR:-/tmp}/softdoca-fuzz.$$.log"
+	"$root/fuzz/run_fuzz.sh" "$secs" "$root/build-asan" >"$out" 2>&1 || rc=$?
+	grep -v '^\(PASS\|FAIL\) ' "$out"
 	case $rc in
-	0) record PASS "fuzz: fuzz_import ${FUZZ_SECONDS:-30} s"; echo "PASS fuzz: fuzz_import" ;;
-	77) record SKIP "fuzz: fuzz_import (no libFuzzer here)"; echo "SKIP fuzz: fuzz_import" ;;
-	*) record FAIL "fuzz: fuzz_import"; echo "FAIL fuzz: fuzz_import" ;;
+	77)
+		record SKIP "fuzz: no libFuzzer here"
+		echo "SKIP fuzz: no libFuzzer here"
+		;;
+	*)
+		record_lines "" < <(grep '^\(PASS\|FAIL\) ' "$out")
+		if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+			record FAIL "fuzz: fuzz/run_fuzz.sh exited with status $rc"
+			echo "FAIL fuzz: fuzz/run_fuzz.sh exited with status $rc"
+		fi
+		;;
 	esac
+	rm -f "$out"
 }
 
 step_samples() {

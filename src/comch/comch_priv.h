@@ -236,14 +236,20 @@ static inline struct sd_comch_ep *sd_comch_ep_of_ctx(struct doca_ctx *ctx)
 	return (struct sd_comch_ep *)ctx;
 }
 
+/*
+ * The embedded context's first word and type first: a smaller foreign
+ * object (a progress engine, an inventory) is never read past its end.
+ */
 static inline bool sd_comch_server_valid(const struct doca_comch_server *server)
 {
-	return server != NULL && server->ep.magic == SD_COMCH_SERVER_MAGIC;
+	return server != NULL && server->ep.ctx.magic == SD_CTX_MAGIC && server->ep.ctx.ops == &sd_comch_server_ops &&
+	       server->ep.magic == SD_COMCH_SERVER_MAGIC;
 }
 
 static inline bool sd_comch_client_valid(const struct doca_comch_client *client)
 {
-	return client != NULL && client->ep.magic == SD_COMCH_CLIENT_MAGIC;
+	return client != NULL && client->ep.ctx.magic == SD_CTX_MAGIC && client->ep.ctx.ops == &sd_comch_client_ops &&
+	       client->ep.magic == SD_COMCH_CLIENT_MAGIC;
 }
 
 static inline bool sd_comch_conn_valid(const struct doca_comch_connection *conn)

@@ -118,8 +118,8 @@ doca_error_t sd_comch_send_alloc(struct sd_comch_ep *ep, struct doca_comch_conne
 
 struct doca_task *doca_comch_task_send_as_task(struct doca_comch_task_send *task)
 {
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL");
+	if (!sd_task_is_task((const struct doca_task *)task) || task->base.conf->ops != &sd_comch_send_ops) {
+		SD_LOG_ERR("task %p is NULL or not a Comch send task", (void *)task);
 		return NULL;
 	}
 	return &task->base;

@@ -137,8 +137,10 @@ doca_error_t doca_dma_destroy(struct doca_dma *dma)
 
 struct doca_ctx *doca_dma_as_ctx(struct doca_dma *dma)
 {
-	if (dma == NULL)
+	if (!sd_dma_is_valid(dma)) {
+		SD_LOG_ERR("dma %p is NULL or not a live DMA instance", (void *)dma);
 		return NULL;
+	}
 	return &dma->ctx;
 }
 

@@ -8,8 +8,11 @@
  * lists are refused by V2 before anything is written.  A task with a single
  * source and a single destination element takes a shorter path.
  *
- * Execution failures are reported through the task's error callback only;
- * they are logged at DEBUG at most.
+ * Execution failures reach the task's error callback.  The rule messages
+ * below are written for a user (object, rule in words, fix, then the rule's
+ * code in brackets): doca_task_try_submit logs its refusal with one, and
+ * doca_pe_progress logs the one ERROR record of a failed task with one
+ * (src/common/debug/failure.c).
  */
 #include <stddef.h>
 
@@ -73,8 +76,46 @@ static inline struct sd_seg sd_dma_seg(const struct doca_buf *b, uint8_t *addr, 
 	return s;
 }
 
-/* Failure of rule `code`: ERROR inside doca_task_try_submit, DEBUG at execution. */
+/* Failure of rule `code`, with its message (see the top of the file). */
 #define SD_DMA_FAIL(code, ...) SD_TASK_RULE_FAIL(code, __VA_ARGS__)
+
+/* What keeps element `b`'s mmap from the DMA context's device (V6/V7), and the fix, in words. */
+static const char *sd_dma_mmap_problem(const struct doca_buf *b)
+{
+	const struct doca_mmap *m = b->mmap;
+
+	if (m == NULL || m->magic != SD_MMAP_MAGIC)
+		return "it is not a live doca_mmap (destroyed while its buffers are in use?)";
+	if (m->from_export && m->import_kind != SD_EXPORT_PCI)
+		return "it was imported from an RDMA export, which DMA cannot use: export it with doca_mmap_export_pci";
+	if (m->from_export)
+		return "it was imported on another device: import it with the device the DMA context was created on";
+	if (m->state != SD_MMAP_STARTED)
+		return "it is not started (doca_mmap_stop while its buffers are in use?): start it with "
+		       "doca_mmap_start";
+	return "the device was not added to it: call doca_mmap_add_dev with the DMA context's device before "
+	       "doca_mmap_start";
+}
+
+/* The fix for a destination mmap without write right (V9). */
+static const char *sd_dma_write_fix(const struct doca_buf *b)
+{
+	if (b->mmap->from_export)
+		return "was imported from an export without write access: the exporter must give it "
+		       "DOCA_ACCESS_FLAG_PCI_READ_WRITE before doca_mmap_export_pci";
+	return "was started without write permission: give it DOCA_ACCESS_FLAG_LOCAL_READ_WRITE with "
+	       "doca_mmap_set_permissions before doca_mmap_start";
+}
+
+#define SD_DMA_V3_FIX                                                                              \
+	"a copy takes its source's data segment: set one with doca_buf_set_data, or get the buffer "  \
+	"with doca_buf_inventory_buf_get_by_data"
+#define SD_DMA_V5_FIX                                                                              \
+	"the copy is appended after the destination's data, so take the destination with "          \
+	"doca_buf_inventory_buf_get_by_addr (no data) or empty it with doca_buf_reset_data_len"
+#define SD_DMA_V8_FIX                                                                              \
+	"the exporter must give it DOCA_ACCESS_FLAG_PCI_READ_ONLY or DOCA_ACCESS_FLAG_PCI_READ_WRITE " \
+	"before doca_mmap_export_pci"
 
 /*
  * Single-element path: src and dst are standalone buffers (or one-element
@@ -86,30 +127,51 @@ static doca_error_t sd_dma_check_one(const struct doca_dma *dma, const struct do
 	uint64_t total = src->data_len;
 
 	if (!sd_buf_is_live(src) || !sd_buf_is_live(dst))
-		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: task references a released buffer");
-	if (dma->max_list_len == 0)
-		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V2: the device allows no buffer in a task");
-	if (total == 0)
-		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V3: source holds no data");
-	if (total > dma->max_buf_size)
-		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V4: %llu source bytes exceed the maximum %llu",
-				   (unsigned long long)total, (unsigned long long)dma->max_buf_size);
-	if (sd_room_after(sd_buf_tailroom(dst), skip) < total)
 		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
-				   "V5: destination has room for %llu of %llu bytes (%llu more are taken by tasks "
-				   "still in flight)",
-				   (unsigned long long)sd_room_after(sd_buf_tailroom(dst), skip),
+				   "its %s buffer %p was already released (its refcount reached 0): keep every buffer "
+				   "of a task until the task's callback has run [V1]",
+				   !sd_buf_is_live(src) ? "source" : "destination",
+				   !sd_buf_is_live(src) ? (const void *)src : (const void *)dst);
+	if (dma->max_list_len == 0)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
+				   "device %s allows no buffer in a task (its dma_max_list_len is 0): check the "
+				   "topology file [V2]",
+				   dma->node->pci_addr);
+	if (total == 0)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "source buf %p holds no data (data_len 0): " SD_DMA_V3_FIX
+				   " [V3]", (const void *)src);
+	if (total > dma->max_buf_size)
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
+				   "its %llu source bytes exceed device %s's limit of %llu bytes per task "
+				   "(doca_dma_cap_task_memcpy_get_max_buf_size): split the copy into several tasks [V4]",
+				   (unsigned long long)total, dma->node->pci_addr, (unsigned long long)dma->max_buf_size);
+	if (sd_room_after(sd_buf_tailroom(dst), skip) < total) {
+		if (skip == 0)
+			return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
+					   "destination buf %p has room for only %llu of the %llu source bytes after its "
+					   "data: " SD_DMA_V5_FIX " [V5]",
+					   (const void *)dst, (unsigned long long)sd_buf_tailroom(dst),
+					   (unsigned long long)total);
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
+				   "destination buf %p has room for only %llu of the %llu source bytes after its data "
+				   "and the %llu bytes that tasks still in flight will append to it: " SD_DMA_V5_FIX
+				   " [V5]",
+				   (const void *)dst, (unsigned long long)sd_room_after(sd_buf_tailroom(dst), skip),
 				   (unsigned long long)total, (unsigned long long)skip);
+	}
 	if (!sd_dma_mmap_usable(src, dma->node))
-		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V6: source mmap is not usable by device %s",
-				   dma->node->pci_addr);
+		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "source mmap %p cannot be used by device %s: %s [V6]",
+				   (const void *)src->mmap, dma->node->pci_addr, sd_dma_mmap_problem(src));
 	if (!sd_dma_mmap_usable(dst, dma->node))
-		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V7: destination mmap is not usable by device %s",
-				   dma->node->pci_addr);
+		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "destination mmap %p cannot be used by device %s: %s [V7]",
+				   (const void *)dst->mmap, dma->node->pci_addr, sd_dma_mmap_problem(dst));
 	if (!sd_dma_readable(src))
-		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V8: source mmap grants no read right");
+		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED,
+				   "source mmap %p was imported from an export without read access: " SD_DMA_V8_FIX
+				   " [V8]", (const void *)src->mmap);
 	if (!sd_dma_writable(dst))
-		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V9: destination mmap grants no write right");
+		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "destination mmap %p %s [V9]", (const void *)dst->mmap,
+				   sd_dma_write_fix(dst));
 	return DOCA_SUCCESS;
 }
 
@@ -160,44 +222,63 @@ static doca_error_t sd_dma_check_lists(const struct doca_dma *dma, const struct 
 	l->nsrc = sd_dma_collect(src, dma->max_list_len, l->src, &released);
 	l->ndst = sd_dma_collect(dst, dma->max_list_len, l->dst, &released);
 	if (released)
-		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: task references a released buffer");
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
+				   "an element of its buffer lists was already released (its refcount reached 0): keep "
+				   "every buffer of a task until the task's callback has run [V1]");
 	if (l->nsrc > dma->max_list_len || l->ndst > dma->max_list_len)
-		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V2: %s list is longer than %u elements",
-				   l->nsrc > dma->max_list_len ? "source" : "destination", dma->max_list_len);
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
+				   "its %s list has more than %u elements, device %s's limit "
+				   "(doca_dma_cap_task_memcpy_get_max_buf_list_len): split the copy into several tasks "
+				   "[V2]",
+				   l->nsrc > dma->max_list_len ? "source" : "destination", dma->max_list_len,
+				   dma->node->pci_addr);
 
 	l->total = 0;
 	for (uint32_t i = 0; i < l->nsrc; i++)
 		l->total = sd_add_sat(l->total, l->src[i]->data_len);
 	if (l->total == 0)
-		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V3: source list holds no data");
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
+				   "its source list (head buf %p) holds no data (every data_len is 0): " SD_DMA_V3_FIX
+				   " [V3]", (const void *)src);
 	if (l->total > dma->max_buf_size)
-		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V4: %llu source bytes exceed the maximum %llu",
-				   (unsigned long long)l->total, (unsigned long long)dma->max_buf_size);
+		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
+				   "its %llu source bytes exceed device %s's limit of %llu bytes per task "
+				   "(doca_dma_cap_task_memcpy_get_max_buf_size): split the copy into several tasks [V4]",
+				   (unsigned long long)l->total, dma->node->pci_addr,
+				   (unsigned long long)dma->max_buf_size);
 	for (uint32_t i = 0; i < l->ndst; i++)
 		room = sd_add_sat(room, sd_buf_tailroom(l->dst[i]));
 	room = sd_room_after(room, skip);
 	if (room < l->total)
 		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
-				   "V5: destination list has room for %llu of %llu bytes (%llu more are taken by "
-				   "tasks still in flight)",
-				   (unsigned long long)room, (unsigned long long)l->total, (unsigned long long)skip);
+				   "its destination list (head buf %p) has room for only %llu of the %llu source bytes "
+				   "after its data (and the %llu bytes that tasks still in flight will append): "
+				   SD_DMA_V5_FIX " [V5]",
+				   (const void *)dst, (unsigned long long)room, (unsigned long long)l->total,
+				   (unsigned long long)skip);
 
 	for (uint32_t i = 0; i < l->nsrc; i++)
 		if (!sd_dma_mmap_usable(l->src[i], dma->node))
-			return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V6: source element %u is not usable by device %s",
-					   i, dma->node->pci_addr);
+			return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED,
+					   "the mmap %p of source element %u cannot be used by device %s: %s [V6]",
+					   (const void *)l->src[i]->mmap, i, dma->node->pci_addr,
+					   sd_dma_mmap_problem(l->src[i]));
 	for (uint32_t i = 0; i < l->ndst; i++)
 		if (!sd_dma_mmap_usable(l->dst[i], dma->node))
 			return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED,
-					   "V7: destination element %u is not usable by device %s", i,
-					   dma->node->pci_addr);
+					   "the mmap %p of destination element %u cannot be used by device %s: %s [V7]",
+					   (const void *)l->dst[i]->mmap, i, dma->node->pci_addr,
+					   sd_dma_mmap_problem(l->dst[i]));
 	for (uint32_t i = 0; i < l->nsrc; i++)
 		if (!sd_dma_readable(l->src[i]))
-			return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V8: source element %u grants no read right", i);
+			return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED,
+					   "the mmap %p of source element %u was imported from an export without read "
+					   "access: " SD_DMA_V8_FIX " [V8]",
+					   (const void *)l->src[i]->mmap, i);
 	for (uint32_t i = 0; i < l->ndst; i++)
 		if (!sd_dma_writable(l->dst[i]))
-			return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "V9: destination element %u grants no write right",
-					   i);
+			return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "the mmap %p of destination element %u %s [V9]",
+					   (const void *)l->dst[i]->mmap, i, sd_dma_write_fix(l->dst[i]));
 	return DOCA_SUCCESS;
 }
 
@@ -211,8 +292,10 @@ static inline doca_error_t sd_dma_check_present(const struct doca_dma_task_memcp
 {
 	if (t->src != NULL && t->dst != NULL)
 		return DOCA_SUCCESS;
-	return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE, "V1: %s buffer is NULL",
-			   t->src == NULL ? "source" : "destination");
+	return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
+			   "its %s buffer is NULL: give the task both buffers (doca_dma_task_memcpy_alloc_init, or "
+			   "doca_dma_task_memcpy_set_%s) [V1]",
+			   t->src == NULL ? "source" : "destination", t->src == NULL ? "src" : "dst");
 }
 
 /* Task-type hook: rules V1..V9 in order (try_submit and execution). */
@@ -319,7 +402,7 @@ static doca_error_t sd_dma_copy_described(const struct doca_dma *dma, const stru
 	else
 		err = dma->engine->copy(job);
 	if (err != DOCA_SUCCESS)
-		return SD_DMA_FAIL(err, "memory access failed while copying %llu bytes",
+		return SD_DMA_FAIL(err, "the engine's memory access failed while copying %llu bytes",
 				   (unsigned long long)job->total);
 	for (uint32_t i = 0; i < job->ndst; i++)
 		segs->dst_buf[i]->data_len += segs->dst[i].len;

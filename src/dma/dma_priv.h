@@ -109,7 +109,9 @@ static inline uint32_t sd_dma_clamp_list_len(uint32_t profile_len)
 /* True when `dma` is a live DMA instance of this process. */
 static inline bool sd_dma_is_valid(const struct doca_dma *dma)
 {
-	return dma != NULL && dma->magic == SD_DMA_MAGIC && dma->ctx.ops == &sd_dma_ctx_ops;
+	/* The embedded context's first word first: a smaller foreign object is never read past its end. */
+	return dma != NULL && dma->ctx.magic == SD_CTX_MAGIC && dma->ctx.ops == &sd_dma_ctx_ops &&
+	       dma->magic == SD_DMA_MAGIC;
 }
 
 /* The DMA instance that owns a memcpy task (base.ctx is its embedded ctx). */

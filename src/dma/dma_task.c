@@ -64,10 +64,33 @@ doca_error_t doca_dma_task_memcpy_alloc_init(struct doca_dma *dma,
 	return DOCA_SUCCESS;
 }
 
+/* `task` is a memcpy task of a DMA context; one ERROR record naming `func` otherwise. */
+static inline bool sd_dma_task_known(const struct doca_dma_task_memcpy *task, const char *func)
+{
+	if (__builtin_expect(sd_task_of_ctx_type((const struct doca_task *)task, &sd_dma_ctx_ops), 1))
+		return true;
+	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, func,
+			     "task %p is NULL or not a DMA memcpy task", (const void *)task);
+	return false;
+}
+
+/* doca_dma_task_memcpy_as_task on something that is no task (kept off the submit path). */
+static __attribute__((noinline, cold)) struct doca_task *sd_dma_as_task_refuse(const void *task)
+{
+	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, "doca_dma_task_memcpy_as_task",
+			     "task %p is NULL or not a task", task);
+	return NULL;
+}
+
+/*
+ * Called once per task on the submit path: only the framework's task magic
+ * is checked (the view is the same pointer; the call that takes it checks
+ * the rest).  The typed accessors below also check the task's type.
+ */
 struct doca_task *doca_dma_task_memcpy_as_task(struct doca_dma_task_memcpy *task)
 {
-	if (task == NULL)
-		return NULL;
+	if (__builtin_expect(!sd_task_is_task((const struct doca_task *)task), 0))
+		return sd_dma_as_task_refuse(task);
 	return &task->base;
 }
 
@@ -93,30 +116,22 @@ static bool sd_dma_task_settable(const struct doca_dma_task_memcpy *task, const 
 
 void doca_dma_task_memcpy_set_src(struct doca_dma_task_memcpy *task, const struct doca_buf *src)
 {
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL; ignored");
-		return;
-	}
-	if (sd_dma_task_settable(task, __func__))
+	if (sd_dma_task_known(task, __func__) && sd_dma_task_settable(task, __func__))
 		task->src = src;
 }
 
 const struct doca_buf *doca_dma_task_memcpy_get_src(const struct doca_dma_task_memcpy *task)
 {
-	return task == NULL ? NULL : task->src;
+	return sd_dma_task_known(task, __func__) ? task->src : NULL;
 }
 
 void doca_dma_task_memcpy_set_dst(struct doca_dma_task_memcpy *task, struct doca_buf *dst)
 {
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL; ignored");
-		return;
-	}
-	if (sd_dma_task_settable(task, __func__))
+	if (sd_dma_task_known(task, __func__) && sd_dma_task_settable(task, __func__))
 		task->dst = dst;
 }
 
 struct doca_buf *doca_dma_task_memcpy_get_dst(const struct doca_dma_task_memcpy *task)
 {
-	return task == NULL ? NULL : task->dst;
+	return sd_dma_task_known(task, __func__) ? task->dst : NULL;
 }

@@ -39,6 +39,12 @@ enum sd_task_own {
 };
 
 struct doca_task {
+	/*
+	 * SD_TASK_MAGIC for every slot of a live pool, first so that a pointer
+	 * to anything else (another object, freed memory the allocator reused)
+	 * is told apart with one load before any other field is trusted.
+	 */
+	uint32_t magic;
 	struct doca_ctx *ctx;
 	struct sd_task_conf *conf; /* task type of the owning context */
 	struct doca_task *next;    /* PE FIFO link while in flight */
@@ -47,9 +53,11 @@ struct doca_task {
 	uint32_t slot;             /* index in its pool, fixed with the pool (engines' completion slots) */
 	uint8_t own;               /* enum sd_task_own */
 	/*
-	 * The task type has an early engine (ops->on_submit != NULL); set
+	 * The task type has an early engine (ops->on_submit != NULL), or the
+	 * context started while faults or tracing were on (sd_debug.h); set
 	 * with the pool, so the per-task paths test one byte of the task
-	 * instead of following conf and ops.
+	 * instead of following conf and ops.  Either way the task takes the
+	 * full submit and report paths.
 	 */
 	bool early;
 	/*
@@ -64,7 +72,16 @@ struct doca_task {
 	 * to the PE's graph_task_report hook instead of the task callbacks.
 	 */
 	void *graph_node;
+	uint64_t debug_t0; /* issue 12: submit time while tracing (sd_debug.h) */
 };
+
+#define SD_TASK_MAGIC 0x4b534154u /* "TASK" */
+
+/* `task` is a task slot of a live pool (in any ownership state). */
+static inline bool sd_task_is_task(const struct doca_task *task)
+{
+	return task != NULL && task->magic == SD_TASK_MAGIC;
+}
 
 /* Per task type behaviour, supplied by the library. */
 struct sd_task_ops {
@@ -189,6 +206,12 @@ struct doca_ctx {
 
 #define SD_CTX_MAGIC 0x43545830u /* "CTX0" */
 
+/* `task` is a task of a context of the library described by `ops`. */
+static inline bool sd_task_of_ctx_type(const struct doca_task *task, const struct sd_ctx_ops *ops)
+{
+	return sd_task_is_task(task) && task->ctx->ops == ops;
+}
+
 struct doca_pe {
 	uint32_t magic; /* SD_PE_MAGIC while valid */
 	struct doca_ctx *ctxs;   /* connected contexts */
@@ -214,6 +237,9 @@ struct doca_pe {
 	/* A graph-owned task finished (status already set, task app-owned). */
 	void (*graph_task_report)(struct doca_pe *pe, struct doca_task *task);
 	void *graph_priv;
+	/* issue 12 (sd_debug.h): calls of doca_pe_progress, read by the watchdog; trace track. */
+	uint64_t progress_calls;
+	uint32_t debug_id;
 };
 
 #define SD_PE_MAGIC 0x50454e47u /* "PENG" */
@@ -277,9 +303,12 @@ SD_PRIV doca_error_t priv_doca_task_submit_internal(struct doca_task *task);
 /*
  * Report a broken task rule from a task type's validate hook.  Inside
  * doca_task_try_submit the refusal is the call's result, so it is one ERROR
- * record on behalf of doca_task_try_submit; while a task executes in
- * doca_pe_progress the failure goes to the error callback and is logged at
- * DEBUG only.  Yields `code`.
+ * record on behalf of doca_task_try_submit (one ERROR record).  While a task executes
+ * the text goes to src/common/debug: when doca_pe_progress reports the
+ * failure it asks the hook again and logs the one ERROR record of the
+ * failed task with this text as its reason (sd_debug.h).  Write the text
+ * for a user: the object, the rule in words, the fix, and the rule's code
+ * in brackets at the end.  Yields `code`.
  */
 SD_PRIV void priv_doca_task_rule_log(const char *file, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -500,11 +500,18 @@ static void broken_rules_fail_like_on_the_cpu_engine(void)
 	doca_task_free(doca_dma_task_memcpy_as_task(task));
 
 	/* Through doca_task_submit the error arrives at the callback, and stops the context. */
+	struct capture *log = capture_new(true);
+
+	REQUIRE(log != NULL && doca_log_backend_set_sdk_level(log->backend, DOCA_LOG_LEVEL_WARNING) == DOCA_SUCCESS);
 	CHECK_OK(submit_copy(sb, small));
 	CHECK(rig_wait_reports(1));
 	CHECK_EQ_U64(rig.failed, 1);
 	CHECK_ERR(rig.last_status, DOCA_ERROR_INVALID_VALUE);
 	CHECK(rig_state() != DOCA_CTX_STATE_RUNNING);
+	/* Found at submit, told once when doca_pe_progress reports it, in words (issue 12). */
+	CHECK_EQ_U64(count_lines(log->text), 1);
+	CHECK(capture_has(log, "[doca_pe_progress]") && capture_has(log, "has room for only 10 of the 1000 source bytes") &&
+	      capture_has(log, "[V5]"));
 	doca_buf_dec_refcount(sb, NULL);
 	doca_buf_dec_refcount(small, NULL);
 	doca_buf_dec_refcount(rob, NULL);

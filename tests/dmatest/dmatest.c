@@ -46,7 +46,21 @@
  * every buffer returns to the inventory, the source arena is never
  * written, and the final stop is synchronous.
  *
- * Usage: dmatest [--tasks N] [--seed S] [--qd Q] [--verbose]
+ * Soak options (docs/robustness.md has the long runs and their numbers):
+ *   --remote KIND  the PCI halves of both arenas live in a child process
+ *                  that exports them (memfd, shm: shared-file path; heap:
+ *                  process_vm_readv/writev; dmatest_remote.c); this
+ *                  process imports them, so lists mix local and remote
+ *                  elements, and still checks every byte of the exporter's
+ *                  memory through its own view of the same pages
+ *   --pool P       a task pool of P < Q tasks: allocation runs dry
+ *                  (NO_MEMORY) and the test waits for completions, as a
+ *                  program under back-pressure does; a submit answered
+ *                  DOCA_ERROR_AGAIN is retried after a progress call
+ *   --progress     a status line every 10 s (tasks, rate, mismatches)
+ * Either engine: SOFTDOCA_DMA_WORKERS=N runs the copies on worker threads.
+ *
+ * Usage: dmatest [--tasks N] [--seed S] [--qd Q] [--pool P] [--remote KIND] [--progress] [--verbose]
  * Prints: dmatest: N tasks (A ok, B rejected as expected), M mismatches
  */
 #include <errno.h>
@@ -70,6 +84,7 @@
 #include <doca_pe.h>
 #include <doca_types.h>
 
+#include "dmatest_remote.h"
 #include "sd_test.h"
 
 /* ------------------------------------------------------------------ */
@@ -93,6 +108,9 @@
 static unsigned long opt_tasks = DEFAULT_TASKS;
 static uint64_t opt_seed = DEFAULT_SEED;
 static unsigned opt_qd = DEFAULT_QD;
+static unsigned opt_pool; /* 0: as many tasks as the queue depth */
+static const char *opt_remote;
+static bool opt_progress;
 static bool opt_verbose;
 
 /* ------------------------------------------------------------------ */
@@ -207,12 +225,14 @@ static struct {
 	uint8_t *big_mem;
 	size_t big_len;
 	size_t slots_per_dst_half;
+	uint8_t remote_desc[2][REMOTE_DESC_MAX]; /* --remote: the child's descriptors */
+	size_t remote_desc_len[2];
 } W;
 
 static bool arena_init(struct arena *a, size_t len, uint8_t (*pattern)(size_t))
 {
 	a->len = len;
-	a->mem = malloc(len);
+	a->mem = opt_remote != NULL ? remote_alloc(opt_remote, len) : malloc(len);
 	a->pristine = malloc(len);
 	if (a->mem == NULL || a->pristine == NULL)
 		return false;
@@ -222,9 +242,12 @@ static bool arena_init(struct arena *a, size_t len, uint8_t (*pattern)(size_t))
 	return true;
 }
 
-static void arena_free(struct arena *a)
+static void arena_free(struct arena *a, bool shared)
 {
-	free(a->mem);
+	if (shared)
+		remote_free(a->mem, a->len);
+	else
+		free(a->mem);
 	free(a->pristine);
 }
 
@@ -245,10 +268,45 @@ static struct doca_mmap *mmap_new(void *addr, size_t len, bool with_dev, uint32_
 
 static void mmap_free(struct doca_mmap *m)
 {
+	uint8_t imported = 0;
+
 	if (m == NULL)
 		return;
-	CHECK_OK(doca_mmap_stop(m));
+	CHECK_OK(doca_mmap_get_from_export(m, &imported));
+	if (!imported) /* an import is only destroyed */
+		CHECK_OK(doca_mmap_stop(m));
 	CHECK_OK(doca_mmap_destroy(m));
+}
+
+/*
+ * --remote: the child exports the PCI halves of the source and destination
+ * arenas; import them here in place of local mmaps of the same halves.
+ */
+static bool remote_init(void)
+{
+	struct remote_region r[2] = {
+		{W.src.mem + SRC_HALF, SRC_HALF, DOCA_ACCESS_FLAG_PCI_READ_ONLY},
+		{W.dst.mem + W.dst.len / 2, W.dst.len / 2, DOCA_ACCESS_FLAG_PCI_READ_WRITE},
+	};
+	uint8_t desc[2][REMOTE_DESC_MAX];
+	size_t len[2];
+
+	if (!remote_start(r, 2, desc, len)) {
+		fail("--remote %s: the exporting child did not hand over its descriptors", opt_remote);
+		return false;
+	}
+	W.remote_desc_len[0] = len[0];
+	W.remote_desc_len[1] = len[1];
+	memcpy(W.remote_desc, desc, sizeof(desc));
+	return true;
+}
+
+static struct doca_mmap *remote_import(int i)
+{
+	struct doca_mmap *m = NULL;
+
+	CHECK_OK(doca_mmap_create_from_export(NULL, W.remote_desc[i], W.remote_desc_len[i], W.dev, &m));
+	return m;
 }
 
 static struct doca_dev *open_dma_device(void)
@@ -312,6 +370,15 @@ static bool world_init(void)
 {
 	size_t half = SRC_HALF;
 
+	/* Arenas first: with --remote they are shared with a child forked before any library call. */
+	W.slots_per_dst_half = (opt_qd + 1) / 2;
+	if (!arena_init(&W.src, 2 * half, src_byte) ||
+	    !arena_init(&W.dst, 2 * W.slots_per_dst_half * SLOT_LEN, dst_byte) ||
+	    !arena_init(&W.nodev, NODEV_LEN, dst_byte))
+		return false;
+	if (opt_remote != NULL && !remote_init())
+		return false;
+
 	W.dev = open_dma_device();
 	if (W.dev == NULL) {
 		fail("no DMA-capable device");
@@ -323,15 +390,15 @@ static bool world_init(void)
 		return false;
 	W.gen_list = W.max_list < LIST_CAP_LIMIT ? W.max_list : LIST_CAP_LIMIT;
 
-	W.slots_per_dst_half = (opt_qd + 1) / 2;
-	if (!arena_init(&W.src, 2 * half, src_byte) ||
-	    !arena_init(&W.dst, 2 * W.slots_per_dst_half * SLOT_LEN, dst_byte) ||
-	    !arena_init(&W.nodev, NODEV_LEN, dst_byte))
-		return false;
 	W.src_mmap[0] = mmap_new(W.src.mem, half, true, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY);
-	W.src_mmap[1] = mmap_new(W.src.mem + half, half, true, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
 	W.dst_mmap[0] = mmap_new(W.dst.mem, W.dst.len / 2, true, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	W.dst_mmap[1] = mmap_new(W.dst.mem + W.dst.len / 2, W.dst.len / 2, true, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	if (opt_remote != NULL) {
+		W.src_mmap[1] = remote_import(0);
+		W.dst_mmap[1] = remote_import(1);
+	} else {
+		W.src_mmap[1] = mmap_new(W.src.mem + half, half, true, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
+		W.dst_mmap[1] = mmap_new(W.dst.mem + W.dst.len / 2, W.dst.len / 2, true, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	}
 	W.nodev_mmap = mmap_new(W.nodev.mem, W.nodev.len, false, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	big_range_init();
 
@@ -346,7 +413,7 @@ static bool world_init(void)
 		return false;
 	W.ctx = doca_dma_as_ctx(W.dma);
 	CHECK_OK(doca_pe_connect_ctx(W.pe, W.ctx));
-	CHECK_OK(doca_dma_task_memcpy_set_conf(W.dma, dma_ok_cb, dma_err_cb, opt_qd));
+	CHECK_OK(doca_dma_task_memcpy_set_conf(W.dma, dma_ok_cb, dma_err_cb, opt_pool));
 	CHECK_OK(doca_ctx_start(W.ctx));
 	return !sd_test_case_failed;
 }
@@ -390,7 +457,11 @@ static struct {
 	unsigned long bytes;
 	unsigned long kept_reuses, try_submits, shared_sources, in_use_checks, no_memory_checks;
 	unsigned long reports_in_call, multi_report_calls;
+	unsigned long pool_waits, steals, again_retries; /* back-pressure (--pool, AGAIN) */
 } stats;
+
+/* Set when the task pool ran dry: the submit loop stops and progresses. */
+static bool pool_dry;
 
 /* Split `total` into n parts at random cut points (parts may be 0). */
 static void split(size_t total, int n, size_t *parts)
@@ -533,10 +604,33 @@ static void release_lists(struct slot *s)
 	s->nsrc = s->ndst = 0;
 }
 
-/* Give the slot a task carrying its lists: reuse the kept one or allocate. */
+/* A task kept by an idle slot, freed so that its pool slot can serve `s`; false if none. */
+static bool steal_kept_task(const struct slot *s)
+{
+	for (unsigned i = 0; i < opt_qd; i++) {
+		struct slot *o = &slots[i];
+
+		if (o != s && o->task != NULL && !o->in_flight) {
+			doca_task_free(doca_dma_task_memcpy_as_task(o->task));
+			o->task = NULL;
+			stats.steals++;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * Give the slot a task carrying its lists: reuse the kept one or allocate.
+ * With a pool smaller than the queue depth an allocation may find it dry
+ * (NO_MEMORY, the documented answer): a task kept by an idle slot is freed
+ * for it, and when every task is in flight the submit loop waits
+ * (pool_dry) for a completion, as a program under back-pressure does.
+ */
 static bool bind_task(struct slot *s, struct doca_buf *src, struct doca_buf *dst)
 {
 	union doca_data ud = {.ptr = s};
+	doca_error_t err;
 
 	if (s->task != NULL) {
 		doca_dma_task_memcpy_set_src(s->task, src);
@@ -545,8 +639,40 @@ static bool bind_task(struct slot *s, struct doca_buf *src, struct doca_buf *dst
 		stats.kept_reuses++;
 		return true;
 	}
-	EXPECT_ERR(doca_dma_task_memcpy_alloc_init(W.dma, src, dst, ud, &s->task), DOCA_SUCCESS, "alloc_init", s->id);
-	return s->task != NULL;
+	do {
+		err = doca_dma_task_memcpy_alloc_init(W.dma, src, dst, ud, &s->task);
+	} while (err == DOCA_ERROR_NO_MEMORY && opt_pool < opt_qd && steal_kept_task(s));
+	if (err == DOCA_ERROR_NO_MEMORY && opt_pool < opt_qd) {
+		stats.pool_waits++;
+		pool_dry = true;
+		s->task = NULL;
+		return false;
+	}
+	EXPECT_ERR(err, DOCA_SUCCESS, "alloc_init", s->id);
+	return err == DOCA_SUCCESS && s->task != NULL;
+}
+
+/* The pool ran dry for this task: it is issued again after a completion. */
+static void take_back_issue(struct slot *s)
+{
+	release_lists(s);
+	stats.issued--;
+}
+
+static void progress_once(double *deadline);
+
+/* Submit (or try-submit); a DOCA_ERROR_AGAIN is retried after a progress call. */
+static doca_error_t submit_with_retry(struct doca_task *t, bool try)
+{
+	double deadline = 0;
+	doca_error_t err = try ? doca_task_try_submit(t) : doca_task_submit(t);
+
+	for (unsigned long n = 0; err == DOCA_ERROR_AGAIN && n < 10000000UL; n++) {
+		stats.again_retries++;
+		progress_once(&deadline);
+		err = try ? doca_task_try_submit(t) : doca_task_submit(t);
+	}
+	return err;
 }
 
 /* After a report or refusal: keep the task for later reuse, or free it. */
@@ -781,15 +907,18 @@ static void submit_valid(struct slot *s)
 		return;
 	}
 	if (!bind_task(s, s->src[0].buf, s->dst[0].buf)) {
-		release_lists(s);
+		if (pool_dry)
+			take_back_issue(s);
+		else
+			release_lists(s);
 		return;
 	}
 	t = doca_dma_task_memcpy_as_task(s->task);
 	if (rnd_chance(250)) {
 		stats.try_submits++;
-		err = doca_task_try_submit(t);
+		err = submit_with_retry(t, true);
 	} else {
-		err = doca_task_submit(t);
+		err = submit_with_retry(t, false);
 	}
 	if (err != DOCA_SUCCESS) {
 		fail("task %lu: valid task refused: %s (S=%zu, %d->%d elements)", s->id, doca_error_get_name(err),
@@ -995,11 +1124,14 @@ static void submit_probe(struct slot *s)
 		return;
 	}
 	if (!bind_task(s, null_src ? NULL : s->src[0].buf, null_dst ? NULL : s->dst[0].buf)) {
-		release_lists(s);
+		if (pool_dry)
+			take_back_issue(s);
+		else
+			release_lists(s);
 		return;
 	}
 	t = doca_dma_task_memcpy_as_task(s->task);
-	got = doca_task_try_submit(t);
+	got = submit_with_retry(t, true);
 	if (got != want) {
 		fail("task %lu (%s): try_submit returned %s, expected %s", s->id, probe_names[kind],
 		     doca_error_get_name(got), doca_error_get_name(want));
@@ -1043,14 +1175,14 @@ static void check_pool_and_in_use(void)
 			   "resubmit in flight", s->id);
 		stats.in_use_checks++;
 	}
-	/* Every slot holds a task: the pool of exactly qd is empty (B20). */
+	/* Slots hold every task of the pool (exactly its configured size, B20): it is empty. */
 	if (rnd_chance(5)) {
 		struct doca_dma_task_memcpy *extra = NULL;
-		bool all_held = true;
+		unsigned held = 0;
 
-		for (unsigned i = 0; i < opt_qd && all_held; i++)
-			all_held = slots[i].task != NULL;
-		if (all_held) {
+		for (unsigned i = 0; i < opt_qd; i++)
+			held += slots[i].task != NULL;
+		if (held == opt_pool) {
 			EXPECT_ERR(doca_dma_task_memcpy_alloc_init(W.dma, NULL, NULL, (union doca_data){.u64 = 0}, &extra),
 				   DOCA_ERROR_NO_MEMORY, "alloc beyond the pool", stats.issued);
 			stats.no_memory_checks++;
@@ -1154,9 +1286,34 @@ static void world_fini(void)
 		compare(W.nodev.mem, W.nodev.pristine, W.nodev.len, "no-device arena", 0);
 	if (W.dst.mem != NULL)
 		compare(W.dst.mem, W.dst.pristine, W.dst.len, "destination arena", 0);
-	arena_free(&W.src);
-	arena_free(&W.dst);
-	arena_free(&W.nodev);
+	if (opt_remote != NULL && !remote_finish())
+		fail("--remote %s: the exporting child did not exit cleanly", opt_remote);
+	arena_free(&W.src, opt_remote != NULL);
+	arena_free(&W.dst, opt_remote != NULL);
+	arena_free(&W.nodev, opt_remote != NULL);
+}
+
+/* --progress: one status line every 10 s, and a last one at the end. */
+static void progress_line(bool last)
+{
+	static double start, next;
+	struct timespec ts;
+	double now;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+	if (start == 0) {
+		start = now;
+		next = now + 10;
+	}
+	if (!last && now < next)
+		return;
+	next = now + 10;
+	fprintf(stderr, "dmatest: %lu/%lu tasks reported (%.1f%%), %.0f tasks/s, %lu bytes checked, %lu mismatches, "
+		"%lu failures%s\n",
+		stats.reported + stats.rejected, opt_tasks, 100.0 * (double)(stats.reported + stats.rejected) / (double)opt_tasks,
+		now > start ? (double)(stats.reported + stats.rejected) / (now - start) : 0.0, stats.bytes, mismatches,
+		failures, last ? " (done)" : "");
 }
 
 static void dmatest_run(void)
@@ -1169,12 +1326,14 @@ static void dmatest_run(void)
 		world_fini();
 		return;
 	}
-	printf("dmatest: seed %#" PRIx64 ", %lu tasks, queue depth %u, max list %u, max size %" PRIu64
-	       ", big-size probe %s\n",
-	       opt_seed, opt_tasks, opt_qd, W.max_list, W.max_size, W.big_mmap ? "on" : "off");
+	printf("dmatest: seed %#" PRIx64 ", %lu tasks, queue depth %u, pool %u, max list %u, max size %" PRIu64
+	       ", big-size probe %s, PCI halves %s\n",
+	       opt_seed, opt_tasks, opt_qd, opt_pool, W.max_list, W.max_size, W.big_mmap ? "on" : "off",
+	       opt_remote != NULL ? opt_remote : "local");
 
 	while (stats.issued < opt_tasks || ring_count > 0) {
-		while (stats.issued < opt_tasks && ring_count < opt_qd) {
+		pool_dry = false;
+		while (stats.issued < opt_tasks && ring_count < opt_qd && !pool_dry) {
 			struct slot *s = free_slot();
 
 			if (s == NULL)
@@ -1193,7 +1352,11 @@ static void dmatest_run(void)
 		progress_once(&deadline);
 		if (opt_verbose && stats.issued % 10000 == 0 && ring_count == 0)
 			printf("dmatest: %lu issued\n", stats.issued);
+		if (opt_progress && (stats.reported & 0xfff) == 0)
+			progress_line(false);
 	}
+	if (opt_progress)
+		progress_line(true);
 	CHECK_EQ_U64(stats.multi_report_calls, 0); /* one report per call */
 	world_fini();
 
@@ -1203,6 +1366,10 @@ static void dmatest_run(void)
 	       "%lu in-use and %lu pool checks\n",
 	       stats.bytes, stats.try_submits, stats.kept_reuses, stats.shared_sources, stats.in_use_checks,
 	       stats.no_memory_checks);
+	if (opt_pool < opt_qd || stats.again_retries != 0)
+		printf("dmatest: back-pressure: %lu waits for a dry pool, %lu kept tasks freed for others, "
+		       "%lu submits retried after AGAIN\n",
+		       stats.pool_waits, stats.steals, stats.again_retries);
 	if (opt_verbose)
 		for (int k = 0; k < PROBE_KINDS; k++)
 			printf("dmatest:   %-44s %lu\n", probe_names[k], probe_counts[k]);
@@ -1221,6 +1388,16 @@ static bool parse_args(int argc, char **argv)
 			opt_verbose = true;
 			continue;
 		}
+		if (strcmp(a, "--progress") == 0) {
+			opt_progress = true;
+			continue;
+		}
+		if (strcmp(a, "--remote") == 0 && i + 1 < argc) {
+			opt_remote = argv[++i];
+			if (!remote_kind_valid(opt_remote))
+				return false;
+			continue;
+		}
 		if (i + 1 >= argc)
 			return false;
 		errno = 0;
@@ -1230,18 +1407,25 @@ static bool parse_args(int argc, char **argv)
 			opt_seed = strtoull(argv[++i], &end, 0);
 		else if (strcmp(a, "--qd") == 0)
 			opt_qd = (unsigned)strtoul(argv[++i], &end, 0);
+		else if (strcmp(a, "--pool") == 0)
+			opt_pool = (unsigned)strtoul(argv[++i], &end, 0);
 		else
 			return false;
 		if (errno != 0 || end == NULL || *end != '\0')
 			return false;
 	}
-	return opt_tasks > 0 && opt_qd >= 1 && opt_qd <= MAX_QD;
+	if (opt_pool == 0)
+		opt_pool = opt_qd;
+	return opt_tasks > 0 && opt_qd >= 1 && opt_qd <= MAX_QD && opt_pool <= opt_qd;
 }
 
 int main(int argc, char **argv)
 {
 	if (!parse_args(argc, argv)) {
-		fprintf(stderr, "usage: %s [--tasks N] [--seed S] [--qd 1..%d] [--verbose]\n", argv[0], MAX_QD);
+		fprintf(stderr,
+			"usage: %s [--tasks N] [--seed S] [--qd 1..%d] [--pool 1..QD] [--remote memfd|shm|heap] "
+			"[--progress] [--verbose]\n",
+			argv[0], MAX_QD);
 		return 2;
 	}
 	SD_RUN(dmatest_run);

@@ -6,7 +6,8 @@
  *       Fills N bytes with the pattern of seed S, exports them through PCI
  *       device PCI, writes the descriptor to FILE and prints
  *       "ready ADDR LEN PID".  Then obeys one command per stdin line
- *       (see peer_command); it never calls the library for a copy.
+ *       (see peer_command; "resize N" truncates or extends the memfd or
+ *       shm file); it never calls the library for a copy.
  *   xproc_peer import --desc FILE --dev PCI --addr A --len L --seed S
  *                     --op read|write|none [--seccomp] [--drop-ptrace]
  *       Imports the descriptor and reads (checks the pattern of S) or
@@ -76,12 +77,15 @@ static void parse(int argc, char **argv, struct peer_opts *o)
  * Exporter.
  */
 
+static int peer_memfd = -1; /* the memfd of --mem memfd, kept open */
+
 static uint8_t *peer_alloc(const char *kind, size_t size)
 {
 	if (strcmp(kind, "memfd") == 0) {
 		int fd = memfd_create("xproc-peer", MFD_CLOEXEC);
 		if (fd < 0 || ftruncate(fd, (off_t)size) != 0)
 			return NULL;
+		peer_memfd = fd;
 		void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 		return p == MAP_FAILED ? NULL : p; /* fd stays open, as applications keep it */
 	}
@@ -104,6 +108,24 @@ static void peer_free(const char *kind, uint8_t *mem, size_t size)
 		free(mem);
 	else if (mem != NULL)
 		munmap(mem, size);
+}
+
+/* Resize the file behind --mem memfd or shm (what a careless exporter might do); 0 or errno. */
+static int peer_resize(const char *kind, unsigned long long size)
+{
+	char name[64];
+	int fd = peer_memfd, rc;
+
+	if (strcmp(kind, "shm") == 0) {
+		snprintf(name, sizeof(name), "/xproc-peer-%d", (int)getpid());
+		fd = shm_open(name, O_RDWR, 0600);
+	}
+	if (fd < 0)
+		return EBADF;
+	rc = ftruncate(fd, (off_t)size) == 0 ? 0 : errno;
+	if (fd != peer_memfd)
+		close(fd);
+	return rc;
 }
 
 static void peer_shm_cleanup(const char *kind)
@@ -152,6 +174,12 @@ static bool peer_command(struct exporter *e, char *line)
 	if (sscanf(line, "check %u %llu %llu", &seed, &off, &len) == 3) {
 		long bad = off + len <= e->o->size ? xt_verify(e->mem + off, len, seed, off) : 0;
 		printf(bad < 0 ? "ok\n" : "bad %ld\n", bad);
+	} else if (sscanf(line, "resize %llu", &len) == 1) {
+		int err = peer_resize(e->o->mem, len);
+		if (err == 0)
+			printf("ok\n");
+		else
+			printf("err %s\n", strerror(err));
 	} else if (sscanf(line, "fill %u", &seed) == 1) {
 		xt_fill(e->mem, e->o->size, seed, 0);
 		printf("ok\n");

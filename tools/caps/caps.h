@@ -31,6 +31,7 @@ struct caps_options {
 	bool list_rep_devs;
 	bool list_libs;
 	const char *pci_addr; /* NULL: every device */
+	bool check;           /* --check: the install's four versions (caps_check.c) */
 };
 
 /* Exit status of both caps tools (documented in --help and the man pages). */
@@ -82,5 +83,10 @@ void caps_print_lib_caps(struct doca_dev *dev, int depth, const struct tool_comc
 
 /* The DOCA libraries this installation provides. */
 void caps_print_libs(const struct tool_comch_lib *comch);
+
+/* ---- --check (caps_check.c) ---- */
+
+/* Compare headers, .pc files, libraries and this tool; 0 when they agree, 3 otherwise. */
+int caps_check_run(void);
 
 #endif /* CAPS_H_ */

@@ -5,7 +5,7 @@
  *
  * Exit status: 0 done; 1 usage error; 2 the devices could not be listed
  * (for instance a refused SOFTDOCA_TOPOLOGY file) or --pci-addr matched
- * no device.
+ * no device; 3 --check found a mismatch.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -35,6 +35,10 @@ static void usage(FILE *out)
 		"  -r, --list-rep-devs    representors of every device, with their attributes\n"
 		"  -l, --list-libs        DOCA libraries and whether they are present\n"
 		"  -p, --pci-addr ADDR    only the device at ADDR (dddd:bb:dd.f or bb:dd.f)\n"
+		"      --check            whether this DOCA install fits together: the headers a\n"
+		"                         program compiles against, the .pc files pkg-config finds,\n"
+		"                         the libraries that load and this tool must be one version;\n"
+		"                         prints what differs and how to fix it (exit status 3)\n"
 		"  -v, --version          softdoca version and DOCA API level\n"
 		"  -h, --help             this text\n"
 		"\n"
@@ -72,6 +76,7 @@ static int parse_args(int argc, char **argv, struct caps_options *opts, bool *do
 		{"list-devs", no_argument, NULL, 'd'}, {"list-rep-devs", no_argument, NULL, 'r'},
 		{"list-libs", no_argument, NULL, 'l'}, {"pci-addr", required_argument, NULL, 'p'},
 		{"version", no_argument, NULL, 'v'},   {"help", no_argument, NULL, 'h'},
+		{"check", no_argument, NULL, 'C'},
 		{NULL, 0, NULL, 0},
 	};
 	int c;
@@ -92,6 +97,9 @@ static int parse_args(int argc, char **argv, struct caps_options *opts, bool *do
 			if (!tool_pci_addr_valid(optarg))
 				return usage_error("'%s' is not a PCI address (use dddd:bb:dd.f or bb:dd.f)", optarg);
 			opts->pci_addr = optarg;
+			break;
+		case 'C':
+			opts->check = true;
 			break;
 		case 'v':
 			print_version();
@@ -120,6 +128,8 @@ int main(int argc, char **argv)
 
 	if (rc != CAPS_OK || done)
 		return rc;
+	if (opts.check)
+		return caps_check_run();
 	caps_output_style = CAPS_STYLE_SOFTDOCA;
 	return caps_run(&opts, "softdoca-caps");
 }

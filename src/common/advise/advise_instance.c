@@ -88,8 +88,10 @@ doca_error_t doca_mmap_advise_destroy(struct doca_mmap_advise *mmap_advise)
 
 struct doca_ctx *doca_mmap_advise_as_ctx(struct doca_mmap_advise *mmap_advise)
 {
-	if (mmap_advise == NULL)
+	if (!sd_advise_is_valid(mmap_advise)) {
+		SD_LOG_ERR("mmap_advise %p is NULL or not a live mmap advise instance", (void *)mmap_advise);
 		return NULL;
+	}
 	return &mmap_advise->ctx;
 }
 

@@ -39,7 +39,9 @@ extern const struct sd_task_ops sd_advise_invalidate_ops;
 
 static inline bool sd_advise_is_valid(const struct doca_mmap_advise *advise)
 {
-	return advise != NULL && advise->magic == SD_ADVISE_MAGIC && advise->ctx.ops == &sd_advise_ctx_ops;
+	/* The embedded context's first word first: a smaller foreign object is never read past its end. */
+	return advise != NULL && advise->ctx.magic == SD_CTX_MAGIC && advise->ctx.ops == &sd_advise_ctx_ops &&
+	       advise->magic == SD_ADVISE_MAGIC;
 }
 
 #endif /* SD_ADVISE_PRIV_H */

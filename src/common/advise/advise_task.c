@@ -26,30 +26,37 @@ static inline bool sd_advise_mmap_started(const struct doca_mmap *mmap)
 	return mmap->from_export || mmap->state == SD_MMAP_STARTED;
 }
 
-/* Rules shared by execution and doca_task_try_submit; DEBUG only on failure. */
+/*
+ * Rules shared by execution and doca_task_try_submit.  A broken rule is
+ * reported through the framework's task-rule logger: one ERROR record on
+ * behalf of doca_task_try_submit when that call refuses the task, DEBUG
+ * when the task is executing (the error callback reports it then).
+ */
 static doca_error_t sd_advise_validate(struct doca_task *task)
 {
 	const struct doca_mmap_advise_task_invalidate_cache *t = (const void *)task;
 	const struct doca_mmap_advise *advise = (const struct doca_mmap_advise *)task->ctx;
 	const struct doca_buf *buf = t->buf;
 
-	if (buf == NULL) {
-		SD_LOG_DBG("invalidate-cache task %p has no buffer", (const void *)task);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (!sd_buf_is_live(buf)) {
-		SD_LOG_DBG("invalidate-cache task %p names a released buffer", (const void *)task);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if (!sd_advise_mmap_started(buf->mmap)) {
-		SD_LOG_DBG("invalidate-cache task %p: the buffer's mmap is not started", (const void *)task);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
-	if ((uint64_t)buf->len > advise->max_buf_size) {
-		SD_LOG_DBG("invalidate-cache task %p: buffer of %zu bytes exceeds the maximum %llu", (const void *)task,
-			   buf->len, (unsigned long long)advise->max_buf_size);
-		return DOCA_ERROR_INVALID_VALUE;
-	}
+	if (buf == NULL)
+		return SD_TASK_RULE_FAIL(DOCA_ERROR_INVALID_VALUE,
+					 "invalidate-cache task %p has no buffer; set one with "
+					 "doca_mmap_advise_task_invalidate_cache_set_buf",
+					 (const void *)task);
+	if (!sd_buf_is_live(buf))
+		return SD_TASK_RULE_FAIL(DOCA_ERROR_INVALID_VALUE,
+					 "invalidate-cache task %p names buffer %p, which was already released",
+					 (const void *)task, (const void *)buf);
+	if (!sd_advise_mmap_started(buf->mmap))
+		return SD_TASK_RULE_FAIL(DOCA_ERROR_INVALID_VALUE,
+					 "invalidate-cache task %p: the mmap of buffer %p is not started",
+					 (const void *)task, (const void *)buf);
+	if ((uint64_t)buf->len > advise->max_buf_size)
+		return SD_TASK_RULE_FAIL(DOCA_ERROR_INVALID_VALUE,
+					 "invalidate-cache task %p: buffer %p of %zu bytes exceeds the device maximum "
+					 "of %llu bytes",
+					 (const void *)task, (const void *)buf, buf->len,
+					 (unsigned long long)advise->max_buf_size);
 	return DOCA_SUCCESS;
 }
 
@@ -133,10 +140,20 @@ doca_error_t doca_mmap_advise_task_invalidate_cache_alloc_init(struct doca_mmap_
 	return DOCA_SUCCESS;
 }
 
+/* `task` is an invalidate-cache task; one ERROR record naming `func` otherwise. */
+static bool sd_advise_task_known(const struct doca_mmap_advise_task_invalidate_cache *task, const char *func)
+{
+	if (sd_task_of_ctx_type((const struct doca_task *)task, &sd_advise_ctx_ops))
+		return true;
+	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, func,
+			     "task %p is NULL or not an invalidate-cache task", (const void *)task);
+	return false;
+}
+
 struct doca_task *doca_mmap_advise_task_invalidate_cache_as_doca_task(
 	struct doca_mmap_advise_task_invalidate_cache *task)
 {
-	if (task == NULL)
+	if (!sd_advise_task_known(task, __func__))
 		return NULL;
 	return &task->base;
 }
@@ -144,10 +161,8 @@ struct doca_task *doca_mmap_advise_task_invalidate_cache_as_doca_task(
 void doca_mmap_advise_task_invalidate_cache_set_buf(struct doca_mmap_advise_task_invalidate_cache *task,
 						    struct doca_buf *buf)
 {
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL; ignored");
+	if (!sd_advise_task_known(task, __func__))
 		return;
-	}
 	if (task->base.own == SD_TASK_FREE) {
 		SD_LOG_ERR("task %p was freed; ignored", (void *)task);
 		return;
@@ -163,5 +178,5 @@ void doca_mmap_advise_task_invalidate_cache_set_buf(struct doca_mmap_advise_task
 struct doca_buf *doca_mmap_advise_task_invalidate_cache_get_buf(
 	const struct doca_mmap_advise_task_invalidate_cache *task)
 {
-	return task == NULL ? NULL : task->buf;
+	return sd_advise_task_known(task, __func__) ? task->buf : NULL;
 }

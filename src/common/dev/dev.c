@@ -16,6 +16,7 @@
 #include <doca_dev.h>
 
 #include "dev_internal.h"
+#include "sd_debug.h"
 #include "sd_log.h"
 
 static pthread_mutex_t sd_devices_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -94,12 +95,15 @@ doca_error_t doca_dev_open(struct doca_devinfo *devinfo, struct doca_dev **dev)
 	}
 	slot->open_count++;
 	sd_dev_unlock();
+	sd_alive_add(SD_ALIVE_DEV, slot); /* issue 12: what is alive (one entry while open) */
 	*dev = slot;
 	return DOCA_SUCCESS;
 }
 
 doca_error_t doca_dev_close(struct doca_dev *dev)
 {
+	bool last;
+
 	if (dev == NULL)
 		return DOCA_SUCCESS; /* tolerated, silent */
 	sd_dev_lock();
@@ -113,14 +117,17 @@ doca_error_t doca_dev_close(struct doca_dev *dev)
 		sd_dev_unlock();
 		return SD_REJECT(DOCA_ERROR_IN_USE,
 				 "last reference of device %s cannot be dropped: %u mmap(s), context(s) or "
-				 "representor(s) still depend on it; destroy them first",
-				 dev->node->pci_addr, deps);
+				 "representor(s) still depend on it; destroy them first%s",
+				 dev->node->pci_addr, deps, sd_debug_dev_note(dev)); /* issue 12: which ones */
 	}
-	if (--dev->open_count == 0) {
+	last = --dev->open_count == 0;
+	if (last) {
 		dev->magic = 0;
 		dev->info.magic = 0;
 	}
 	sd_dev_unlock();
+	if (last)
+		sd_alive_remove(dev); /* issue 12 */
 	return DOCA_SUCCESS;
 }
 

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "dev_internal.h"
+#include "sd_debug.h"
 #include "sd_engine.h"
 
 /* Files larger than this are refused; a topology is a few kilobytes. */
@@ -167,6 +168,8 @@ static void sd_topology_load(void)
 		sd_topology_refuse(path, why);
 	else if (!sd_topology_install(&parsed))
 		sd_topology_refuse(path, "out of memory");
+	else
+		sd_faults_topology_commit(); /* issue 12: the file's faults key, now that it is accepted */
 	free(text);
 }
 

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sd_debug.h"
 #include "topology_parse.h"
 
 bool sd_fail(struct sd_parser *p, unsigned line, const char *fmt, ...)
@@ -388,10 +389,26 @@ static bool sd_rep_key(struct sd_parser *p, const char *key, const char *value)
 
 /* ---- keys before the first section ------------------------------------ */
 
+/* issue 12: `faults = SPEC`, the SOFTDOCA_FAULTS grammar (docs/faults.md). */
+static bool sd_global_faults(struct sd_parser *p, const char *value)
+{
+	char why[256];
+
+	if (p->has_faults)
+		return sd_fail(p, p->line, "key 'faults' is given twice");
+	p->has_faults = true;
+	if (!sd_faults_topology_stage(value, why, sizeof(why)))
+		return sd_fail(p, p->line, "faults: %s", why);
+	return true;
+}
+
 static bool sd_global_key(struct sd_parser *p, const char *key, const char *value)
 {
+	if (strcmp(key, "faults") == 0)
+		return sd_global_faults(p, value);
 	if (strcmp(key, "sides") != 0)
-		return sd_fail(p, p->line, "key '%s' outside a section (only 'sides' may come before the first [device])",
+		return sd_fail(p, p->line,
+			       "key '%s' outside a section (only 'sides' and 'faults' may come before the first [device])",
 			       key);
 	if (p->has_sides)
 		return sd_fail(p, p->line, "key 'sides' is given twice");

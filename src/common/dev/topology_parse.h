@@ -55,6 +55,7 @@ struct sd_parser {
 	unsigned line;
 	unsigned sides;
 	bool has_sides;
+	bool has_faults; /* issue 12: the faults key was given */
 	char *err;
 	size_t err_len;
 };

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "exec_internal.h"
+#include "sd_debug.h"
 #include "sd_dev.h"
 #include "sd_log.h"
 
@@ -29,6 +30,7 @@ void sd_ctx_transition(struct doca_ctx *ctx, enum doca_ctx_states next)
 	if (prev == DOCA_CTX_STATE_STOPPING && ctx->pe != NULL)
 		ctx->pe->stopping--;
 	ctx->state = next;
+	sd_debug_ctx_state(ctx, prev, next); /* issue 12: trace, stop reasons */
 	/* Last action: the callback may destroy the context when next is IDLE. */
 	if (cb != NULL)
 		cb(user_data, ctx, prev, next);
@@ -65,6 +67,7 @@ void priv_doca_ctx_init(struct doca_ctx *ctx, const struct sd_ctx_ops *ops, stru
 	ctx->dev = dev;
 	if (dev != NULL)
 		priv_doca_dev_dep_get(dev);
+	sd_debug_ctx_created(ctx); /* issue 12: registry */
 }
 
 static void sd_pe_unlink_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
@@ -84,10 +87,12 @@ static void sd_pe_unlink_ctx(struct doca_pe *pe, struct doca_ctx *ctx)
 doca_error_t priv_doca_ctx_fini(struct doca_ctx *ctx, const char *func)
 {
 	if (ctx->state != DOCA_CTX_STATE_IDLE) {
-		SD_LOG_ERR_AS(func, "context is %s, an instance can be destroyed only while IDLE (%s %p)",
-				  sd_ctx_state_name(ctx->state), ctx->ops->type_name, (void *)ctx);
+		SD_LOG_ERR_AS(func, "context is %s, an instance can be destroyed only while IDLE (%s %p)%s",
+				  sd_ctx_state_name(ctx->state), ctx->ops->type_name, (void *)ctx,
+				  sd_debug_ctx_note(ctx)); /* issue 12: why, and what to do */
 		return DOCA_ERROR_BAD_STATE;
 	}
+	sd_debug_ctx_destroyed(ctx); /* issue 12 */
 	if (ctx->pe != NULL)
 		sd_pe_unlink_ctx(ctx->pe, ctx);
 	if (ctx->dev != NULL)
@@ -139,6 +144,8 @@ doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 		return SD_REJECT(DOCA_ERROR_NOT_CONNECTED,
 				 "context is not connected to a progress engine, call doca_pe_connect_ctx first (%s %p)",
 				 ctx->ops->type_name, (void *)ctx);
+	if ((err = sd_debug_ctx_start(ctx)) != DOCA_SUCCESS) /* issue 12: watchdog, start faults */
+		return err;
 	if (ctx->ops->start != NULL) {
 		err = ctx->ops->start(ctx);
 		if (err != DOCA_SUCCESS)
@@ -174,7 +181,7 @@ doca_error_t doca_ctx_stop(struct doca_ctx *ctx)
 	if (ctx->state == DOCA_CTX_STATE_IDLE)
 		return DOCA_SUCCESS; /* a second stop is a silent success */
 	if (ctx->state == DOCA_CTX_STATE_STOPPING)
-		return DOCA_ERROR_IN_PROGRESS;
+		return sd_debug_ctx_stop_again(ctx); /* issue 12: IN_PROGRESS; after a failure, why (INFO) */
 
 	sd_ctx_enter_stopping(ctx);
 	/* A STOPPING context cannot be destroyed, so ctx is still valid here. */

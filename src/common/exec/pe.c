@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "exec_internal.h"
+#include "sd_debug.h"
 #include "sd_log.h"
 
 /* ---- the FIFO ---- */
@@ -124,8 +125,11 @@ static inline void sd_pe_deliver(struct doca_pe *pe, struct doca_task *task, doc
 /* T6: a failure of a task type that stops its context, before the error callback. */
 static inline void sd_pe_stop_on_failure(struct doca_task *task, doca_error_t status)
 {
-	if (status != DOCA_SUCCESS && task->conf->ops->failure_is_fatal)
-		sd_ctx_enter_stopping(task->ctx);
+	if (__builtin_expect(status != DOCA_SUCCESS, 0)) {
+		sd_debug_task_failed(task, status); /* issue 12: one ERROR record with the reason */
+		if (task->conf->ops->failure_is_fatal)
+			sd_ctx_enter_stopping(task->ctx);
+	}
 }
 
 /* Run a task of the default engine now, inside this call. */
@@ -144,11 +148,16 @@ static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
 
 	pe->dispatching = true;
 	if (ops->on_submit == NULL) {
-		if (task->ctx->state == DOCA_CTX_STATE_RUNNING)
-			status = sd_pe_execute(task);
+		if (task->ctx->state == DOCA_CTX_STATE_RUNNING) {
+			if (priv_doca_debug_flags != 0 && sd_debug_exec_fault(task, &status)) /* issue 12 */
+				sd_pe_stop_on_failure(task, status);
+			else
+				status = sd_pe_execute(task);
+		}
 	} else {
 		bool running = task->ctx->state == DOCA_CTX_STATE_RUNNING;
 
+		/* An early engine's task (and an injected fault of one) was decided at submit. */
 		if (running)
 			status = task->early_status;
 		if (ops->complete != NULL)
@@ -156,6 +165,8 @@ static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
 		if (running)
 			sd_pe_stop_on_failure(task, status);
 	}
+	if (priv_doca_debug_flags != 0)
+		sd_debug_report(task, status); /* issue 12: the trace slice ends */
 	sd_pe_deliver(pe, task, status);
 }
 
@@ -281,18 +292,23 @@ static __attribute__((noinline)) uint8_t sd_pe_run_head(struct doca_pe *pe, stru
 	return 1;
 }
 
+/* doca_pe_progress on something that is no progress engine (kept off the progress path). */
+static __attribute__((noinline, cold)) uint8_t sd_pe_progress_refuse(const struct doca_pe *pe)
+{
+	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, __FILE__, __LINE__, "doca_pe_progress",
+			     "pe %p is NULL or not a live progress engine; nothing to progress", (const void *)pe);
+	return 0;
+}
+
 uint8_t doca_pe_progress(struct doca_pe *pe)
 {
 	struct doca_task *task;
 
-	if (pe == NULL)
-		return 0;
-	if (pe->magic != SD_PE_MAGIC) {
-		SD_LOG_ERR("pe %p is not a live progress engine", (void *)pe);
-		return 0;
-	}
+	if (__builtin_expect(pe == NULL || pe->magic != SD_PE_MAGIC, 0))
+		return sd_pe_progress_refuse(pe);
 	if (pe->dispatching)
 		return 0; /* called from one of this PE's callbacks: harmless no-op */
+	pe->progress_calls++; /* issue 12: the watchdog's heartbeat */
 	task = pe->fifo_head;
 	if (task != NULL && !task->early)
 		return sd_pe_run_head(pe, task);
@@ -424,6 +440,7 @@ doca_error_t doca_pe_create(struct doca_pe **pe)
 	new_pe->magic = SD_PE_MAGIC;
 	new_pe->event_mode = DOCA_PE_EVENT_MODE_PROGRESS_SELECTIVE;
 	atomic_init(&new_pe->armed, false);
+	sd_debug_pe_created(new_pe); /* issue 12: registry, trace track */
 	*pe = new_pe;
 	return DOCA_SUCCESS;
 }
@@ -437,8 +454,8 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 				 (void *)pe);
 	if (pe->num_ctxs != 0)
 		return SD_REJECT(DOCA_ERROR_IN_USE,
-				 "%u context(s) still connected; destroy them before the progress engine (pe %p)",
-				 pe->num_ctxs, (void *)pe);
+				 "%u context(s) still connected; destroy them before the progress engine (pe %p)%s",
+				 pe->num_ctxs, (void *)pe, sd_debug_pe_note(pe)); /* issue 12: what is alive */
 	if (pe->bound_graphs != 0)
 		return SD_REJECT(DOCA_ERROR_IN_USE,
 				 "%u graph(s) still bound; destroy them before the progress engine (pe %p)",
@@ -447,6 +464,7 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe)
 	while (atomic_load(&pe->jobs_touching) != 0)
 		sched_yield();
 	close(pe->efd);
+	sd_debug_pe_destroyed(pe); /* issue 12 */
 	pe->magic = 0;
 	free(pe);
 	return DOCA_SUCCESS;

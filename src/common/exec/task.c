@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "exec_internal.h"
+#include "sd_debug.h"
 #include "sd_log.h"
 
 /* ---- pools ---- */
@@ -42,11 +43,13 @@ static doca_error_t sd_pool_create(struct doca_ctx *ctx, struct sd_task_conf *co
 	for (uint32_t i = 0; i < pool->capacity; i++) {
 		struct doca_task *task = (struct doca_task *)(pool->slab + (size_t)i * pool->stride);
 
+		task->magic = SD_TASK_MAGIC;
 		task->ctx = ctx;
 		task->conf = conf;
 		task->slot = i;
 		task->own = SD_TASK_FREE;
-		task->early = conf->ops->on_submit != NULL;
+		/* issue 12: while debugging, every task takes the paths with the hooks. */
+		task->early = conf->ops->on_submit != NULL || priv_doca_debug_flags != 0;
 		pool->free_stack[pool->capacity - 1 - i] = task;
 	}
 	pool->nfree = pool->capacity;
@@ -111,10 +114,15 @@ doca_error_t priv_doca_task_alloc(struct doca_ctx *ctx, int idx, union doca_data
 
 /* ---- submission ---- */
 
-/* The submit checks (owner, state, in flight), shared by every submit path; logs nothing. */
-static doca_error_t sd_task_submit_rule(const struct doca_task *task)
+/*
+ * The first checks of every submit path (a task, not free, not in flight,
+ * its context RUNNING); logs nothing.  A slot with the task magic lies in a
+ * live pool, whose context is alive, so the magic stands in for a check of
+ * the context.
+ */
+static inline __attribute__((always_inline)) doca_error_t sd_task_submit_rule(const struct doca_task *task)
 {
-	if (task == NULL || !sd_ctx_valid(task->ctx) || task->own == SD_TASK_FREE)
+	if (!sd_task_is_task(task) || task->own == SD_TASK_FREE)
 		return DOCA_ERROR_INVALID_VALUE;
 	if (task->own == SD_TASK_IN_FLIGHT)
 		return DOCA_ERROR_IN_USE;
@@ -134,7 +142,7 @@ static __attribute__((noinline, cold)) doca_error_t sd_task_submit_refuse(struct
 		return err;
 	}
 	if (err == DOCA_ERROR_INVALID_VALUE) {
-		SD_LOG_ERR_AS(func, "task %p was freed or never allocated", (void *)task);
+		SD_LOG_ERR_AS(func, "task %p was freed, or is not a task at all", (void *)task);
 		return err;
 	}
 	ctx = task->ctx;
@@ -170,7 +178,8 @@ static __attribute__((noinline)) void sd_task_enqueue_rest(struct doca_task *tas
 
 	if (ops->on_submit != NULL) {
 		atomic_store_explicit(&task->ready, 0, memory_order_relaxed);
-		ops->on_submit(task);
+		if (priv_doca_debug_flags == 0 || !sd_debug_engine_fault(task)) /* issue 12: injected fault */
+			ops->on_submit(task);
 	}
 	sd_pe_notify(pe);
 	if (ops->arm != NULL && atomic_load_explicit(&pe->armed, memory_order_relaxed) &&
@@ -178,16 +187,10 @@ static __attribute__((noinline)) void sd_task_enqueue_rest(struct doca_task *tas
 		ops->arm(task);
 }
 
-/*
- * Queue an application-owned task of a RUNNING context (cannot fail).
- * Inlined into the submit calls; with the default engine and a PE that
- * nobody armed it makes no call at all.
- */
-static inline __attribute__((always_inline)) void sd_task_enqueue(struct doca_task *task)
+/* Append an application-owned task of a RUNNING context to its PE's FIFO. */
+static inline __attribute__((always_inline)) void sd_task_link(struct doca_task *task, struct doca_ctx *ctx,
+							       struct doca_pe *pe)
 {
-	struct doca_ctx *ctx = task->ctx;
-	struct doca_pe *pe = ctx->pe;
-
 	task->status = DOCA_ERROR_IN_PROGRESS;
 	task->own = SD_TASK_IN_FLIGHT;
 	task->next = NULL;
@@ -197,8 +200,40 @@ static inline __attribute__((always_inline)) void sd_task_enqueue(struct doca_ta
 		pe->fifo_head = task;
 	pe->fifo_tail = task;
 	ctx->inflight++;
-	if (task->early || atomic_load_explicit(&pe->armed, memory_order_relaxed))
+}
+
+/*
+ * Queueing for an early engine (or while debugging): the debug hook may
+ * refuse the submit (issue 12: fault injection) before anything changes.
+ */
+static __attribute__((noinline)) doca_error_t sd_task_enqueue_early(struct doca_task *task)
+{
+	struct doca_ctx *ctx = task->ctx;
+	doca_error_t err;
+
+	if (priv_doca_debug_flags != 0 && (err = sd_debug_submit(task)) != DOCA_SUCCESS) /* issue 12 */
+		return err;
+	sd_task_link(task, ctx, ctx->pe);
+	sd_task_enqueue_rest(task, ctx->pe);
+	return DOCA_SUCCESS;
+}
+
+/*
+ * Queue an application-owned task of a RUNNING context.  Inlined into the
+ * submit calls; with the default engine and a PE that nobody armed it
+ * makes no call at all (and cannot fail).
+ */
+static inline __attribute__((always_inline)) doca_error_t sd_task_enqueue(struct doca_task *task)
+{
+	struct doca_ctx *ctx = task->ctx;
+	struct doca_pe *pe = ctx->pe;
+
+	if (task->early)
+		return sd_task_enqueue_early(task);
+	sd_task_link(task, ctx, pe);
+	if (atomic_load_explicit(&pe->armed, memory_order_relaxed))
 		sd_task_enqueue_rest(task, pe);
+	return DOCA_SUCCESS;
 }
 
 doca_error_t priv_doca_task_submit_internal(struct doca_task *task)
@@ -206,7 +241,7 @@ doca_error_t priv_doca_task_submit_internal(struct doca_task *task)
 	doca_error_t err = sd_task_submit_rule(task);
 
 	if (err == DOCA_SUCCESS)
-		sd_task_enqueue(task);
+		err = sd_task_enqueue(task);
 	return err;
 }
 
@@ -216,8 +251,7 @@ doca_error_t doca_task_submit(struct doca_task *task)
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	sd_task_enqueue(task);
-	return DOCA_SUCCESS;
+	return sd_task_enqueue(task);
 }
 
 doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
@@ -225,8 +259,8 @@ doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
 	const uint32_t known = DOCA_TASK_SUBMIT_FLAG_FLUSH | DOCA_TASK_SUBMIT_FLAG_OPTIMIZE_REPORTS;
 	doca_error_t err;
 
-	if (task == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task is NULL");
+	if (!sd_task_is_task(task))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task %p is NULL or not a task", (void *)task);
 	if ((flags & ~known) != 0)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "unknown submit flag bits 0x%x (task %p)", flags & ~known,
 				 (void *)task);
@@ -234,8 +268,7 @@ doca_error_t doca_task_submit_ex(struct doca_task *task, uint32_t flags)
 	if (err != DOCA_SUCCESS)
 		return err;
 	/* Every task is eligible at once and reported on its own: flags are hints. */
-	sd_task_enqueue(task);
-	return DOCA_SUCCESS;
+	return sd_task_enqueue(task);
 }
 
 /* Set while doca_task_try_submit runs a validate hook on this thread. */
@@ -243,17 +276,22 @@ static _Thread_local const char *sd_validating_for;
 
 void priv_doca_task_rule_log(const char *file, int line, const char *fmt, ...)
 {
-	uint32_t level = sd_validating_for != NULL ? DOCA_LOG_LEVEL_ERROR : DOCA_LOG_LEVEL_DEBUG;
-	const char *func = sd_validating_for != NULL ? sd_validating_for : "doca_pe_progress";
-	char text[512];
+	char text[768];
 	va_list ap;
 
-	if (!priv_doca_sdk_log_enabled(level))
-		return;
 	va_start(ap, fmt);
+	if (sd_validating_for == NULL) {
+		sd_debug_rule_vlog(file, line, fmt, ap); /* issue 12: the failed task's ERROR record */
+		va_end(ap);
+		return;
+	}
+	if (!priv_doca_sdk_log_enabled(DOCA_LOG_LEVEL_ERROR)) {
+		va_end(ap);
+		return;
+	}
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	priv_doca_sdk_log_at(level, file, line, func, "%s", text);
+	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_ERROR, file, line, sd_validating_for, "%s", text);
 }
 
 doca_error_t doca_task_try_submit(struct doca_task *task)
@@ -269,8 +307,7 @@ doca_error_t doca_task_try_submit(struct doca_task *task)
 		task->status = err; /* the hook logged the broken rule */
 		return err;
 	}
-	sd_task_enqueue(task);
-	return DOCA_SUCCESS;
+	return sd_task_enqueue(task);
 }
 
 /* ---- release and accessors ---- */
@@ -282,11 +319,11 @@ void doca_task_free(struct doca_task *task)
 
 	if (task == NULL)
 		return; /* like free(NULL) */
-	ctx = task->ctx;
-	if (!sd_ctx_valid(ctx) || task->own == SD_TASK_FREE) {
-		SD_LOG_ERR("task %p was already freed or never allocated; ignored", (void *)task);
+	if (!sd_task_is_task(task) || !sd_ctx_valid(task->ctx) || task->own == SD_TASK_FREE) {
+		SD_LOG_ERR("task %p was already freed, or is not a task at all; ignored", (void *)task);
 		return;
 	}
+	ctx = task->ctx;
 	if (task->own == SD_TASK_IN_FLIGHT) {
 		SD_LOG_ERR("task %p is in flight and cannot be freed before its callback; ignored (%s %p)",
 			   (void *)task, ctx->ops->type_name, (void *)ctx);
@@ -301,17 +338,19 @@ void doca_task_free(struct doca_task *task)
 		sd_pe_notify(ctx->pe);
 }
 
+#define SD_NOT_A_TASK "task %p is NULL or not a task"
+
 doca_error_t doca_task_get_status(const struct doca_task *task)
 {
-	if (task == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task is NULL");
+	if (!sd_task_is_task(task))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, SD_NOT_A_TASK, (const void *)task);
 	return task->status;
 }
 
 void doca_task_set_user_data(struct doca_task *task, union doca_data user_data)
 {
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL; user data not stored");
+	if (!sd_task_is_task(task)) {
+		SD_LOG_ERR(SD_NOT_A_TASK "; user data not stored", (void *)task);
 		return;
 	}
 	task->user_data = user_data;
@@ -321,8 +360,8 @@ union doca_data doca_task_get_user_data(const struct doca_task *task)
 {
 	union doca_data none = {.u64 = 0};
 
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL; returning zero user data");
+	if (!sd_task_is_task(task)) {
+		SD_LOG_ERR(SD_NOT_A_TASK "; returning zero user data", (const void *)task);
 		return none;
 	}
 	return task->user_data;
@@ -330,8 +369,8 @@ union doca_data doca_task_get_user_data(const struct doca_task *task)
 
 struct doca_ctx *doca_task_get_ctx(const struct doca_task *task)
 {
-	if (task == NULL) {
-		SD_LOG_ERR("task is NULL");
+	if (!sd_task_is_task(task)) {
+		SD_LOG_ERR(SD_NOT_A_TASK, (const void *)task);
 		return NULL;
 	}
 	return task->ctx;

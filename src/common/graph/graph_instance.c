@@ -164,8 +164,9 @@ doca_error_t doca_graph_instance_set_ctx_node_data(struct doca_graph_instance *g
 	err = sd_ginst_slot(graph_instance, node, SD_GNODE_CTX, &slot, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (task->ctx == NULL || task->ctx->magic != SD_CTX_MAGIC || task->own == SD_TASK_FREE)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task %p was freed or never allocated (instance %p)",
+	if (!sd_task_is_task(task) || task->ctx == NULL || task->ctx->magic != SD_CTX_MAGIC ||
+	    task->own == SD_TASK_FREE)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "task %p was freed, or is not a task at all (instance %p)",
 				 (void *)task, (void *)graph_instance);
 	if (task->ctx != node->bound.ctx)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED,

@@ -15,6 +15,7 @@
 #include <doca_buf_pool.h>
 
 #include "mem_priv.h"
+#include "sd_debug.h"
 #include "sd_log.h"
 #include "sd_mem.h"
 
@@ -100,6 +101,7 @@ doca_error_t doca_buf_pool_create(size_t num_elements, size_t element_size, cons
 		slots[i].last = &slots[i];
 		slots[i].list_len = 1;
 	}
+	sd_alive_add(SD_ALIVE_POOL, pool); /* issue 12: what is alive */
 	*buf_pool = pool;
 	return DOCA_SUCCESS;
 }
@@ -124,6 +126,7 @@ doca_error_t doca_buf_pool_destroy(struct doca_buf_pool *buf_pool)
 	for (uint32_t i = 0; i < buf_pool->num_elements; i++)
 		buf_pool->slots[i].magic = 0;
 	free(buf_pool->slots);
+	sd_alive_remove(buf_pool); /* issue 12 */
 	buf_pool->magic = 0;
 	free(buf_pool);
 	return DOCA_SUCCESS;

@@ -11,6 +11,7 @@
 #include <doca_buf_inventory.h>
 
 #include "mem_priv.h"
+#include "sd_debug.h"
 #include "sd_log.h"
 #include "sd_mem.h"
 
@@ -122,6 +123,7 @@ doca_error_t doca_buf_inventory_create(size_t num_elements, struct doca_buf_inve
 		sd_inventory_free(inv);
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "cannot allocate %zu buffer descriptors", num_elements);
 	}
+	sd_alive_add(SD_ALIVE_INVENTORY, inv); /* issue 12: what is alive */
 	*inventory = inv;
 	return DOCA_SUCCESS;
 }
@@ -134,6 +136,7 @@ doca_error_t doca_buf_inventory_destroy(struct doca_buf_inventory *inventory)
 		return SD_REJECT(DOCA_ERROR_IN_USE,
 				 "inventory %p still has %u buffer(s) handed out; release them before destroying it",
 				 (void *)inventory, inventory->num_elements - inventory->num_free);
+	sd_alive_remove(inventory); /* issue 12 */
 	sd_inventory_free(inventory);
 	return DOCA_SUCCESS;
 }

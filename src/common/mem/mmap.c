@@ -15,6 +15,7 @@
 
 #include "mem_priv.h"
 #include "mmap_register.h"
+#include "sd_debug.h"
 #include "sd_dev.h"
 #include "sd_engine.h"
 #include "sd_log.h"
@@ -82,6 +83,7 @@ doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 	m->access_mask = DOCA_ACCESS_FLAG_LOCAL_READ_WRITE; /* the default mask: local read and write */
 	m->max_devs = SD_MMAP_DEFAULT_MAX_DEVS;
 	m->dmabuf_fd = -1;
+	sd_alive_add(SD_ALIVE_MMAP, m); /* issue 12: what is alive */
 	*mmap = m;
 	return DOCA_SUCCESS;
 }
@@ -182,6 +184,7 @@ doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 		if (ever_started && mmap->free_cb != NULL)
 			mmap->free_cb(mmap->addr, mmap->len, mmap->free_cookie);
 	}
+	sd_alive_remove(mmap); /* issue 12 */
 	mmap->magic = 0;
 	mmap->start_seq = 0;
 	free(mmap);

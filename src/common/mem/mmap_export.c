@@ -13,6 +13,7 @@
 
 #include "mem_priv.h"
 #include "mmap_register.h"
+#include "sd_debug.h"
 #include "sd_dev.h"
 #include "sd_log.h"
 #include "sd_mem.h"
@@ -129,6 +130,8 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 	if (kind == SD_EXPORT_PCI && !sd_dev_node(dev)->caps.mmap_from_export_pci)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, "device %s cannot import a PCI export",
 				 sd_dev_node(dev)->pci_addr);
+	if (priv_doca_debug_flags != 0 && (err = sd_debug_import_fault(__func__)) != DOCA_SUCCESS) /* issue 12 */
+		return err;
 	m = calloc(1, sizeof(*m));
 	if (m == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "cannot allocate an imported doca_mmap");
@@ -138,6 +141,7 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 		return err;
 	}
 	sd_import_init(m, user_data, dev, kind);
+	sd_alive_add(SD_ALIVE_MMAP, m); /* issue 12: what is alive */
 	*mmap = m;
 	return DOCA_SUCCESS;
 }

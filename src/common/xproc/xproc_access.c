@@ -3,6 +3,8 @@
  *
  * Paths, tried in this order at import:
  *   shared   the range is a shared file mapping: map the same file, memcpy
+ *            (guarded: a file that shrinks under the import fails the copy
+ *            with EFAULT instead of killing us with SIGBUS, xproc_guard.c)
  *   vm       process_vm_readv / process_vm_writev (cross-memory attach)
  *   procmem  pread / pwrite on /proc/PID/mem, where only the vm calls are
  *            filtered (seccomp)
@@ -13,7 +15,10 @@
  * Every access checks, in this order: the range lies in the export; the
  * export is live (the record's state word, a plain load); then copies; then
  * checks again, so that bytes read from memory the exporter gave up in the
- * meantime are never reported as a success.
+ * meantime are never reported as a success.  The memory paths copy with
+ * memmove, as the cpu engine does: the same bytes can be reached through
+ * an import and a local mmap at once, so a task may copy between
+ * overlapping ranges.
  *
  * A process that exits loses its address space at once, so the vm calls
  * fail (ESRCH) and /proc/PID/mem reads end, on the very next copy.  What a
@@ -170,7 +175,11 @@ static doca_error_t sd_xp_copy_result(struct sd_xp_import *imp, int err)
 		return DOCA_SUCCESS;
 	if (err == ESRCH)
 		return sd_xp_gone(imp);
-	SD_LOG_DBG("copy with exporter pid %u failed: %s", imp->pid, strerror(err));
+	if (err == EFAULT && imp->path == SD_XP_PATH_SHARED)
+		SD_LOG_DBG("the shared file of exporter pid %u no longer covers the range: it was shrunk under a "
+			   "live export", imp->pid);
+	else
+		SD_LOG_DBG("copy with exporter pid %u failed: %s", imp->pid, strerror(err));
 	return DOCA_ERROR_IO_FAILED;
 }
 
@@ -182,10 +191,10 @@ doca_error_t sd_xp_access_read(struct sd_xp_import *imp, void *dst, uint64_t rad
 		return DOCA_ERROR_IO_FAILED;
 	switch (imp->path) {
 	case SD_XP_PATH_SELF:
-		memcpy(dst, imp->base + (raddr - imp->page), len);
+		memmove(dst, imp->base + (raddr - imp->page), len);
 		break;
 	case SD_XP_PATH_SHARED:
-		memcpy(dst, imp->base + (raddr - imp->page), len);
+		err = sd_xp_guarded_copy(dst, imp->base + (raddr - imp->page), len, imp->base, imp->map_len);
 		if (!sd_xp_lock_held_throttled(imp))
 			return sd_xp_gone(imp);
 		break;
@@ -216,12 +225,12 @@ doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const 
 		return DOCA_ERROR_IO_FAILED;
 	switch (imp->path) {
 	case SD_XP_PATH_SELF:
-		memcpy(imp->base + (raddr - imp->page), src, len);
+		memmove(imp->base + (raddr - imp->page), src, len);
 		break;
 	case SD_XP_PATH_SHARED:
 		if (!sd_xp_lock_held_throttled(imp))
 			return sd_xp_gone(imp);
-		memcpy(imp->base + (raddr - imp->page), src, len);
+		err = sd_xp_guarded_copy(imp->base + (raddr - imp->page), src, len, imp->base, imp->map_len);
 		break;
 	case SD_XP_PATH_VM:
 		/* Writes cannot be taken back: make sure the pid is still the exporter first. */
@@ -383,7 +392,8 @@ doca_error_t sd_xp_access_open(struct sd_xp_import *imp, const struct sd_xp_desc
 	int vm_err = 0, pm_err = 0;
 
 	if (mode == SD_XP_MODE_AUTO && (d->flags & SD_XP_FLAG_SHARED)) {
-		int err = sd_xp_shared_map(imp, d);
+		/* Without the SIGBUS guard an exporter's ftruncate would kill us: use system calls. */
+		int err = sd_xp_guard_install() ? sd_xp_shared_map(imp, d) : ENOTSUP;
 		if (err == 0) {
 			imp->path = SD_XP_PATH_SHARED;
 			return DOCA_SUCCESS;

@@ -109,7 +109,11 @@ static void sd_xp_export_free(struct sd_xp_export *exp)
 	sd_xp_record_retire(exp);
 	if (exp->shared_fd >= 0)
 		close(exp->shared_fd);
-	free(exp->slots);
+	while (exp->slots != NULL) {
+		struct sd_xp_desc_slot *next = exp->slots->next;
+		free(exp->slots);
+		exp->slots = next;
+	}
 	free(exp);
 }
 
@@ -181,27 +185,27 @@ static doca_error_t sd_xp_export_create(const char *func, struct doca_mmap *mmap
 	return DOCA_SUCCESS;
 }
 
-/* The descriptor slot of device `node`, created on first use. */
+/*
+ * The descriptor slot of device `node`, created on first use.  Slots are
+ * allocated one by one and never moved: the bytes of the first device must
+ * stay where they are when a third or fourth device is added.
+ */
 static struct sd_xp_desc_slot *sd_xp_export_slot(struct sd_xp_export *exp, const struct sd_device *node)
 {
-	for (uint32_t i = 0; i < exp->nslots; i++)
-		if (exp->slots[i].node == node)
-			return &exp->slots[i];
-	if (exp->nslots == exp->cap) {
-		uint32_t cap = exp->cap == 0 ? 2 : exp->cap * 2;
-		struct sd_xp_desc_slot *s = realloc(exp->slots, cap * sizeof(*s));
-		if (s == NULL)
-			return NULL;
-		exp->slots = s;
-		exp->cap = cap;
-	}
-	struct sd_xp_desc_slot *slot = &exp->slots[exp->nslots++];
+	for (struct sd_xp_desc_slot *s = exp->slots; s != NULL; s = s->next)
+		if (s->node == node)
+			return s;
+	struct sd_xp_desc_slot *slot = malloc(sizeof(*slot));
 	struct sd_xp_desc d = exp->base;
 
+	if (slot == NULL)
+		return NULL;
 	memset(d.dev_pci, 0, sizeof(d.dev_pci));
 	memcpy(d.dev_pci, node->pci_addr, strnlen(node->pci_addr, sizeof(d.dev_pci) - 1));
 	slot->node = node;
 	sd_xp_desc_encode(&d, slot->bytes);
+	slot->next = exp->slots;
+	exp->slots = slot;
 	return slot;
 }
 

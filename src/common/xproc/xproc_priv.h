@@ -78,8 +78,14 @@ void sd_xp_record_sweep(void);
  * Export state of one mmap while it is started and exported.
  */
 
+/*
+ * One descriptor per device the mmap was exported through.  Each is its own
+ * allocation, linked in a list: the application holds a pointer into
+ * `bytes` until the mmap stops, so a slot never moves once handed out.
+ */
 struct sd_xp_desc_slot {
 	const void *node; /* struct sd_device the descriptor names */
+	struct sd_xp_desc_slot *next;
 	uint8_t bytes[SD_XP_DESC_LEN];
 };
 
@@ -91,8 +97,7 @@ struct sd_xp_export {
 	int record_fd;            /* holds the liveness lock */
 	struct sd_xp_record *rec; /* shared page, writable */
 	int shared_fd;            /* file kept open for importers, -1 when none */
-	uint32_t nslots, cap;
-	struct sd_xp_desc_slot *slots;
+	struct sd_xp_desc_slot *slots; /* list, newest first */
 	struct sd_xp_export *next; /* registry of this process's live exports */
 };
 
@@ -140,6 +145,17 @@ doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const 
 
 /* Does the exporter still hold its liveness lock (it runs, and has not exec'd)? */
 bool sd_xp_lock_held(const struct sd_xp_import *imp);
+
+/*
+ * SIGBUS-safe copies through a shared file mapping (xproc_guard.c).
+ * sd_xp_guard_install: once per process, before the first guarded copy;
+ * false when the handler cannot be installed (then the shared path is not
+ * used).  sd_xp_guarded_copy: memmove(dst, src, len), where one side lies in
+ * the mapping [map, map + map_len); 0, or EFAULT when a page of the mapping
+ * has no file behind it any more (the file shrank).  No system call.
+ */
+bool sd_xp_guard_install(void);
+int sd_xp_guarded_copy(void *dst, const void *src, size_t len, const void *map, size_t map_len);
 
 /* Name of a path for diagnostics. */
 const char *sd_xp_path_name(enum sd_xp_path path);

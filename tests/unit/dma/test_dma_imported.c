@@ -217,7 +217,9 @@ static void stopped_export_fails_with_io_failed(void)
 	t = fx_task(&f, hs, l, 1);
 	REQUIRE(t != NULL);
 	CHECK_OK(doca_task_submit(t));
-	CHECK_LOGS(0, fx_drain(&f));
+	/* One ERROR record: the memory could not be reached (no rule is broken). */
+	CHECK_LOGS(1, fx_drain(&f));
+	CHECK(fx_log_has("failed with DOCA_ERROR_IO_FAILED: its memory could not be reached"));
 	REQUIRE(fx_nevents >= 3);
 	CHECK(fx_events[1].kind == FX_EV_STATE && fx_events[1].b == DOCA_CTX_STATE_STOPPING);
 	CHECK(fx_events[2].kind == FX_EV_ERROR);

@@ -6,7 +6,8 @@
  *    moves the context to STOPPING first, then delivers the code to
  *    the error callback; later tasks are flushed with
  *    DOCA_ERROR_SHUTDOWN and their destinations stay untouched;
- *    execution failures log no ERROR/WARNING record.
+ *    the failure is one ERROR record of doca_pe_progress naming the task
+ *    and the rule, with the rule's code in brackets (docs/faults.md).
  * Also: rule precedence where the codes differ.
  *
  * V8 (and the import half of V9) cannot be broken with consistent public
@@ -169,6 +170,15 @@ static const struct {
 	[SC_V5_BEFORE_V7] = { "V5 wins over V7", DOCA_ERROR_INVALID_VALUE },
 	[SC_V3_BEFORE_V9] = { "V3 wins over V9", DOCA_ERROR_INVALID_VALUE },
 };
+
+/* The rule's code as failure records end with it: "[V5]". */
+static const char *sc_tag(int i)
+{
+	static char tag[8];
+
+	snprintf(tag, sizeof(tag), "[%.2s]", sc_info[i].name);
+	return tag;
+}
 
 /*
  * Turn the scenario's buffers into lists that break no further rule: the
@@ -338,7 +348,9 @@ static void try_submit_returns_each_rule_code(bool as_lists)
 		}
 		t = fx_task(&f, s.src, s.dst, (uint64_t)i);
 		REQUIRE(t != NULL);
-		doca_error_t got = doca_task_try_submit(t);
+		doca_error_t got;
+		CHECK_LOGS(1, got = doca_task_try_submit(t));
+		CHECK(fx_log_has("doca_task_try_submit") && fx_log_has(sc_tag(i)));
 		if (got != sc_info[i].code)
 			fprintf(stderr, "scenario '%s'%s: try_submit gave %s\n", sc_info[i].name,
 				as_lists ? " (lists)" : "", doca_error_get_name(got));
@@ -429,7 +441,14 @@ static void submit_reports_each_rule_code_after_stopping(bool as_lists)
 			REQUIRE(t[k] != NULL);
 			CHECK_OK(doca_task_submit(t[k])); /* submit never validates */
 		}
-		CHECK_LOGS(0, fx_drain(&f));
+		/* One ERROR record names the failed task and its rule in words, code last. */
+		CHECK_LOGS(1, fx_drain(&f));
+		if (!fx_log_has(sc_tag(i)))
+			fprintf(stderr, "scenario '%s': the failure record does not end with %s\n", sc_info[i].name,
+				sc_tag(i));
+		CHECK(fx_log_has("[doca_pe_progress]") && fx_log_has("memcpy task") && fx_log_has(sc_tag(i)));
+		CHECK(fx_log_has("so the context is stopping: call doca_pe_progress until it is IDLE"));
+		CHECK(fx_log_has("2 other task(s) in flight are flushed with DOCA_ERROR_SHUTDOWN"));
 
 		/* start, success, STOPPING, error(rule), 2 flushes, IDLE */
 		if (fx_nevents != 7)

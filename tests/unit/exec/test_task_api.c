@@ -114,14 +114,18 @@ static void try_submit_refuses_a_bad_task_and_keeps_running(void)
 
 static int sdk_error_records;
 static int sdk_try_submit_records;
-static char sdk_log_buf[1024];
+static int sdk_progress_records;
+static char sdk_log_buf[2048];
 
 static void count_sdk_record(char *line)
 {
 	if (strstr(line, "[ERR]") != NULL)
 		sdk_error_records++;
-	if (strstr(line, "doca_task_try_submit") != NULL && strstr(line, "V3") != NULL)
+	if (strstr(line, "doca_task_try_submit") != NULL && strstr(line, "[V3]") != NULL)
 		sdk_try_submit_records++;
+	if (strstr(line, "[doca_pe_progress]") != NULL && strstr(line, "memcpy task") != NULL &&
+	    strstr(line, "holds no data") != NULL && strstr(line, "[V3]") != NULL)
+		sdk_progress_records++;
 }
 
 static void a_refused_try_submit_logs_one_error_naming_the_rule(void)
@@ -143,11 +147,17 @@ static void a_refused_try_submit_logs_one_error_naming_the_rule(void)
 	CHECK_ERR(doca_task_try_submit(task), DOCA_ERROR_INVALID_VALUE);
 	CHECK_EQ_U64(sdk_error_records, 1);
 	CHECK_EQ_U64(sdk_try_submit_records, 1);
-	/* The same broken rule at execution goes to the callback, not to ERROR. */
+	/*
+	 * The same broken rule at execution goes to the callback, after one
+	 * ERROR record of doca_pe_progress that names the task and the rule.
+	 */
 	sdk_error_records = 0;
+	sdk_progress_records = 0;
 	CHECK_OK(doca_task_submit(task));
 	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
-	CHECK_EQ_U64(sdk_error_records, 0);
+	CHECK_EQ_U64(sdk_error_records, 1);
+	CHECK_EQ_U64(sdk_progress_records, 1);
+	sdk_error_records = 0;
 	doca_task_free(task);
 	sd_fx_teardown(&fx);
 	CHECK_EQ_U64(sdk_error_records, 0); /* the whole clean-up path is silent */

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "../engine_priv.h"
+#include "sd_debug.h"
 #include "workers_priv.h"
 
 /* Copies at least this big publish their completion on their own. */
@@ -133,6 +134,7 @@ bool sd_wq_serve(struct sd_engine_queue *q)
 {
 	uint64_t head = q->head;
 	uint64_t tail = atomic_load_explicit(&q->tail, memory_order_acquire);
+	uint64_t trace_t0 = 0;
 
 	if (head == tail) {
 		if (q->copied == head)
@@ -142,6 +144,8 @@ bool sd_wq_serve(struct sd_engine_queue *q)
 	}
 	if (tail - head > SD_WQ_BATCH)
 		tail = head + SD_WQ_BATCH;
+	if (priv_doca_trace_enabled())
+		trace_t0 = priv_doca_trace_now_ns(); /* SOFTDOCA_TRACE: one span per batch on the worker's track */
 	while (head != tail) {
 		const struct sd_wq_entry *e = &q->ring[head & q->mask];
 		/* A context that stopped flushes what it has not reported: skip the copies not made yet. */
@@ -167,6 +171,8 @@ bool sd_wq_serve(struct sd_engine_queue *q)
 		}
 	}
 	q->head = head;
+	if (trace_t0 != 0)
+		priv_doca_trace_worker_span(q->worker->index, "copies", trace_t0, priv_doca_trace_now_ns());
 	if (q->chaos_max_ns != 0) {
 		sd_wq_publish_due(q, sd_workers_now_ns());
 		return true;
