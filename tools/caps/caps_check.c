@@ -75,7 +75,7 @@ static bool cc_parse_version(const char *text, struct cc_version *v)
 	memset(v, 0, sizeof(*v));
 	if (text == NULL || sscanf(text, "%u.%u.%u", &v->major, &v->minor, &v->patch) != 3)
 		return false;
-	snprintf(v->text, sizeof(v->text), "%s", text);
+	snprintf(v->text, sizeof(v->text), "%.*s", (int)sizeof(v->text) - 1, text);
 	v->known = true;
 	return true;
 }
@@ -238,7 +238,7 @@ static bool cc_find_header(char *path, size_t len, struct cc_version *v)
 	printf("  flavour     %s\n", flavour);
 	for (int i = 0; i < n + 2; i++) {
 		const char *dir = i < n ? dirs[i] : system_dirs[i - n];
-		snprintf(candidate, sizeof(candidate), "%s/doca_version.h", dir);
+		snprintf(candidate, sizeof(candidate), "%.*s/doca_version.h", (int)(sizeof(candidate) - 17), dir);
 		if (!cc_file_exists(candidate))
 			continue;
 		if (found) {
