@@ -10,7 +10,9 @@
 #      process_vm_readv at 64 KiB and 1 MiB
 #   4. 64 B latency, submit to callback, through one worker
 #   5. overlap: --app-work W after each job, inline and through one worker
-#   6. two PEs on two threads against one, with memcpy's own scaling
+#   6. two PEs on two threads against one, with memcpy's own scaling, with
+#      the DMA threads spinning on doca_pe_progress and sleeping on the
+#      notification handle (--wait event)
 #
 # The program's thread is pinned to the first CPU this process may use and
 # the worker to the second (SOFTDOCA_DMA_WORKER_CPUS), as
@@ -80,8 +82,13 @@ run remote "${workers[@]}" -- --mem remote --sizes 64K,1M
 run latency "${workers[@]}" -- --mode latency --job-size 64 --no-baselines
 run overlap_inline "${inline[@]}" -- --sizes 64K --app-work "$work"
 run overlap_workers "${workers[@]}" -- --sizes 64K --app-work "$work"
-run one_thread SOFTDOCA_DMA_WORKERS=2 -- --sizes 64K,1M --threads 1
-run two_threads SOFTDOCA_DMA_WORKERS=2 -- --sizes 64K,1M --threads 2
+# Two workers, worker 0 on the second CPU and worker 1 on the first: one PE
+# gets worker 0, two PEs get one each (the program threads on CPUs 0 and 1).
+two=(SOFTDOCA_DMA_WORKERS=2 "SOFTDOCA_DMA_WORKER_CPUS=$worker_cpu,$app_cpu")
+run one_thread "${two[@]}" -- --sizes 64K,1M --threads 1
+run two_threads "${two[@]}" -- --sizes 64K,1M --threads 2
+run one_thread_event "${two[@]}" -- --sizes 64K,1M --threads 1 --wait event
+run two_threads_event "${two[@]}" -- --sizes 64K,1M --threads 2 --wait event
 
 # CSV columns: ...,method(5),size(6),...,jobs_per_s(9),bytes_per_s(10),...,p50(12),..,p99(14)
 col() { # file method size column
@@ -107,10 +114,13 @@ awk -v p50="$(col latency dma 64 12)" -v p99="$(col latency dma 64 14)" 'BEGIN {
 	printf "  64 B latency through one worker: p50 %.0f ns, p99 %.0f ns   targets <= 2000 / 20000 ns: %s\n",
 		p50, p99, (p50 <= 2000 && p99 <= 20000 ? "met" : "NOT met") }'
 echo "  overlap at 64 KiB with --app-work $work: see the two Overlap tables above (target: workers <= 1.15x max(W, C))"
-for s in 65536 1048576; do
-	awk -v s="$s" -v d1="$(col one_thread dma $s 10)" -v d2="$(col two_threads dma $s 10)" \
-		-v m1="$(col one_thread memcpy $s 10)" -v m2="$(col two_threads memcpy $s 10)" 'BEGIN {
-		sd = d2 / d1; sm = m2 / m1
-		printf "  %d B, two PEs / one PE (2 workers): %.2fx; memcpy two threads / one: %.2fx; share %.2f   target >= 0.9: %s\n",
-			s, sd, sm, sd / sm, (sd / sm >= 0.9 ? "met" : "NOT met") }'
+for wait in "" _event; do
+	for s in 65536 1048576; do
+		awk -v s="$s" -v w="${wait:-_spin}" -v d1="$(col one_thread$wait dma $s 10)" \
+			-v d2="$(col two_threads$wait dma $s 10)" -v m1="$(col one_thread$wait memcpy $s 10)" \
+			-v m2="$(col two_threads$wait memcpy $s 10)" 'BEGIN {
+			sd = d2 / d1; sm = m2 / m1
+			printf "  %d B, wait%s, two PEs / one PE: %.2fx; memcpy two threads / one: %.2fx; share %.2f   target >= 0.9: %s\n",
+				s, w, sd, sm, sd / sm, (sd / sm >= 0.9 ? "met" : "NOT met") }'
+	done
 done

@@ -86,6 +86,7 @@ struct bench_options {
 	size_t advise_sizes[BENCH_MAX_SIZES];
 	unsigned int n_advise;
 	double app_work_s; /* --app-work: the program's own work per job, 0: none */
+	bool wait_event;   /* --wait event: sleep on the PE's notification handle when nothing is done */
 };
 
 /* One measurement of the plan. */

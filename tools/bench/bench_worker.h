@@ -38,6 +38,7 @@ struct bench_worker {
 
 	/* DOCA objects, used only by this thread once the pool runs */
 	struct doca_pe *pe;
+	int epfd; /* --wait event: epoll on the PE's notification handle, else -1 */
 	struct doca_dma *dma;
 	struct doca_mmap *local_mmap;
 	struct doca_mmap *remote_mmap; /* --mem remote: the companion's export */

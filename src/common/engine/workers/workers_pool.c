@@ -53,6 +53,8 @@
  */
 #define SD_POLL_GAP_NS 250u
 #define SD_POLL_GAP_MAX_NS 100000u
+/* A pass that copied this much is followed by the next one at once. */
+#define SD_POLL_GAP_UNTIL_BYTES (16u << 10)
 /* After work, the first sleep is bounded: a wake-up lost in a race costs at most this. */
 #define SD_FIRST_SLEEP_NS 1000000L
 
@@ -285,13 +287,14 @@ static void sd_worker_refresh(struct sd_worker *w, struct sd_worker_view *v)
 	pthread_mutex_unlock(&w->lock);
 }
 
-static bool sd_worker_serve_all(struct sd_worker_view *v)
+/* One look at every queue: 0 when all were idle, else 1 + the bytes copied. */
+static uint64_t sd_worker_serve_all(struct sd_worker_view *v)
 {
-	bool busy = false;
+	uint64_t work = 0;
 
 	for (uint32_t i = 0; i < v->n; i++)
-		busy |= sd_wq_serve(v->queues[i]);
-	return busy;
+		work += sd_wq_serve(v->queues[i]);
+	return work;
 }
 
 static bool sd_worker_has_work(const struct sd_worker *w, const struct sd_worker_view *v)
@@ -327,13 +330,19 @@ static void *sd_worker_main(void *arg)
 	unsigned turns = 0;
 
 	while (!atomic_load_explicit(&sd_pool.stopping, memory_order_relaxed)) {
-		bool busy;
+		uint64_t work;
 
 		sd_worker_refresh(w, &v);
-		busy = sd_worker_serve_all(&v);
-		for (unsigned i = 0; i < sd_pool.gap_pauses; i++)
-			sd_pool_relax();
-		if (busy) {
+		work = sd_worker_serve_all(&v);
+		/*
+		 * After small copies (or none), pause before looking again so the
+		 * program's next submits arrive together; after big ones the
+		 * pause would only idle this CPU.
+		 */
+		if (work < SD_POLL_GAP_UNTIL_BYTES)
+			for (unsigned i = 0; i < sd_pool.gap_pauses; i++)
+				sd_pool_relax();
+		if (work != 0) {
 			idle_since = 0;
 			worked = true;
 			continue;

@@ -139,8 +139,12 @@ static inline void sd_worker_nudge_strict(struct sd_worker *w)
 	sd_worker_nudge(w);
 }
 
-/* workers_queue.c: copy what `q` holds; true when anything was done or is pending. */
-bool sd_wq_serve(struct sd_engine_queue *q);
+/*
+ * workers_queue.c: copy what `q` holds.  Returns 0 when there was nothing
+ * to do, else 1 + the bytes copied (so a pass that only published delayed
+ * completions counts as work too).
+ */
+uint64_t sd_wq_serve(struct sd_engine_queue *q);
 /* Entries of `q` waiting for the worker (published but not finished). */
 bool sd_wq_has_work(const struct sd_engine_queue *q);
 

@@ -130,17 +130,18 @@ static void sd_wq_publish_due(struct sd_engine_queue *q, uint64_t now_ns)
 	}
 }
 
-bool sd_wq_serve(struct sd_engine_queue *q)
+uint64_t sd_wq_serve(struct sd_engine_queue *q)
 {
 	uint64_t head = q->head;
 	uint64_t tail = atomic_load_explicit(&q->tail, memory_order_acquire);
 	uint64_t trace_t0 = 0;
+	uint64_t bytes = 0;
 
 	if (head == tail) {
 		if (q->copied == head)
-			return false;
+			return 0;
 		sd_wq_publish_due(q, sd_workers_now_ns()); /* chaos: delayed completions are pending */
-		return true;
+		return 1;
 	}
 	if (tail - head > SD_WQ_BATCH)
 		tail = head + SD_WQ_BATCH;
@@ -154,6 +155,7 @@ bool sd_wq_serve(struct sd_engine_queue *q)
 
 		if (err != DOCA_SUCCESS)
 			atomic_store_explicit(&q->fail[e->slot], (int32_t)err, memory_order_relaxed);
+		bytes += e->total;
 		if (q->chaos_max_ns != 0) {
 			uint64_t now = sd_workers_now_ns();
 			uint64_t after = now > q->chaos_last ? now : q->chaos_last;
@@ -175,11 +177,11 @@ bool sd_wq_serve(struct sd_engine_queue *q)
 		priv_doca_trace_worker_span(q->worker->index, "copies", trace_t0, priv_doca_trace_now_ns());
 	if (q->chaos_max_ns != 0) {
 		sd_wq_publish_due(q, sd_workers_now_ns());
-		return true;
+		return bytes + 1;
 	}
 	q->copied = head;
 	sd_wq_publish(q, head);
-	return true;
+	return bytes + 1;
 }
 
 bool sd_wq_has_work(const struct sd_engine_queue *q)
