@@ -20,12 +20,17 @@
 #   - one application thread each, pinned to the same CPU (the first one
 #     this process may use): softdoca-bench pins its one worker there
 #     (`taskset -c CPU`), and DPDK's EAL pins its main lcore there (`-l CPU`);
-#   - softdoca's copies run inside doca_pe_progress on that thread (engine
-#     cpu, no DMA workers), so it uses ONE CPU.  The skeleton additionally
-#     runs its own worker thread, pinned to a SECOND CPU with the vdev's
-#     `lcore=` argument (`--vdev=dma_skeleton0,lcore=CPU2`): DPDK uses TWO
-#     CPUs for the same stream.  The ratio is taken on copies per second as
-#     the target states it; CPU time per copy is printed beside it;
+#   - two softdoca runs:
+#       inline   the copies run inside doca_pe_progress on the application
+#                thread (engine cpu, no DMA workers): ONE CPU;
+#       async    like with like: the copies run on one softdoca DMA worker
+#                thread (SOFTDOCA_DMA_WORKERS=1) pinned to the second CPU
+#                (SOFTDOCA_DMA_WORKER_CPUS), as the skeleton's worker is:
+#                TWO CPUs, one of them only copying;
+#     the skeleton runs its own worker thread, pinned to that SECOND CPU
+#     with the vdev's `lcore=` argument (`--vdev=dma_skeleton0,lcore=CPU2`).
+#     The ratios are taken on copies per second as the targets state them
+#     (inline >= 3x, async >= 2x); CPU time per copy is printed beside them;
 #   - DPDK is used at its best: a loop turn enqueues a copy into every free
 #     place (rte_dma_copy), rings the doorbell once (rte_dma_submit), then
 #     reaps with rte_dma_completed (softdoca-bench submits every task on its
@@ -94,11 +99,7 @@ done
 
 # The first two CPUs this process may use: the application thread's and
 # the skeleton worker's.
-cpus=()
-IFS=, read -ra ranges <<<"$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/self/status)"
-for r in "${ranges[@]}"; do
-	for ((c = ${r%-*}; c <= ${r#*-}; c++)); do cpus+=("$c"); done
-done
+. "$root/bench/allowed-cpus.sh"
 app_cpu=${cpus[0]}
 worker_cpu=${cpus[1]:-${cpus[0]}}
 echo "application threads on CPU $app_cpu, skeleton worker on CPU $worker_cpu"
@@ -141,12 +142,19 @@ taskset -c "$app_cpu" "$bench" --job-size 64 --queue-depth 32 --duration "$durat
 	--repeat "$repeat" --csv "$tmp/softdoca.csv" | sed 's/^/  /' ||
 	{ echo "compare-dpdk: softdoca-bench failed" >&2; exit 2; }
 
+step "softdoca-bench, the same, copies on one DMA worker thread on CPU $worker_cpu (async engine)"
+SOFTDOCA_DMA_WORKERS=1 SOFTDOCA_DMA_WORKER_CPUS=$worker_cpu taskset -c "$app_cpu,$worker_cpu" "$bench" \
+	--job-size 64 --queue-depth 32 --duration "$duration" --repeat "$repeat" --csv "$tmp/async.csv" |
+	sed 's/^/  /' || { echo "compare-dpdk: softdoca-bench (async) failed" >&2; exit 2; }
+
 step "DPDK dma_skeleton, 64 B, as many in flight as its ring takes"
 run_skeleton max 1,64 "$tmp/skelmax.txt"
 
 # CSV columns: ...,method(5),...,jobs_per_s(9),...,cpu_share(17),errors(18)
 read -r sd_rate sd_cpu sd_err < <(awk -F, '$5 == "dma" && $6 == 64 { print $9, $17, $18 }' "$tmp/softdoca.csv")
 [ "${sd_err:-1}" = 0 ] || { echo "compare-dpdk: softdoca-bench reported errors" >&2; exit 2; }
+read -r as_rate as_cpu as_err < <(awk -F, '$5 == "dma" && $6 == 64 { print $9, $17, $18 }' "$tmp/async.csv")
+[ "${as_err:-1}" = 0 ] || { echo "compare-dpdk: softdoca-bench (async) reported errors" >&2; exit 2; }
 d32=$(field "$tmp/skel32.txt" BEST ops_per_s)
 d32_batch=$(field "$tmp/skel32.txt" BEST batch)
 d32_ns=$(field "$tmp/skel32.txt" BEST cpu_per_op_ns)
@@ -162,17 +170,18 @@ probes() { # file: "before .. after" in ns, or "not measured"
 	if [ -n "$b" ] && [ -n "$a" ]; then echo "$b ns before, $a ns after"; else echo "not measured"; fi
 }
 
-for v in "$sd_rate" "$d32" "$plain" "$plain_worst" "$dmax"; do
+for v in "$sd_rate" "$as_rate" "$d32" "$plain" "$plain_worst" "$dmax"; do
 	[ -n "$v" ] || { echo "compare-dpdk: a rate is missing from the output above" >&2; exit 2; }
 done
 
 step "result (64 B copies per second, best of $repeat x $duration)"
-awk -v sd="$sd_rate" -v sdc="$sd_cpu" -v d32="$d32" -v d32b="$d32_batch" -v d32ns="$d32_ns" \
+awk -v sd="$sd_rate" -v sdc="$sd_cpu" -v as="$as_rate" -v d32="$d32" -v d32b="$d32_batch" -v d32ns="$d32_ns" \
 	-v plain="$plain" -v plainw="$plain_worst" \
 	-v dmax="$dmax" -v dmaxd="$dmax_depth" -v dmaxns="$dmax_ns" 'BEGIN {
 	sdns = sdc * 1e9 / sd
 	line = "  %-46s %8.2f M/s  %6.1f CPU-ns/copy (%s)\n"
 	printf line, "softdoca DMA memcpy tasks, 32 in flight", sd / 1e6, sdns, "1 CPU"
+	printf "  %-46s %8.2f M/s  (2 CPUs: the program thread and one DMA worker)\n", "softdoca, copies on one DMA worker (async)", as / 1e6
 	printf line, "DPDK dma_skeleton, 32 in flight, batch " d32b, d32 / 1e6, d32ns, "2 CPUs"
 	printf "  %-46s %8.2f M/s  (worst run %.2f M/s)\n", "DPDK dma_skeleton, 32 in flight, batch 1", plain / 1e6, plainw / 1e6
 	printf line, "DPDK dma_skeleton, " dmaxd " in flight", dmax / 1e6, dmaxns, "2 CPUs"
@@ -180,6 +189,9 @@ awk -v sd="$sd_rate" -v sdc="$sd_cpu" -v d32="$d32" -v d32b="$d32_batch" -v d32n
 	printf "\n  softdoca / DPDK at the same depth (32), DPDK at its best: %.2fx  (target >= 3x: %s)\n", r, (r >= 3 ? "met" : "NOT met")
 	printf "  softdoca / DPDK plain loop (batch 1), its best .. worst:  %.2fx .. %.2fx\n", sd / plain, sd / plainw
 	printf "  softdoca / DPDK at its largest ring:                      %.2fx\n", sd / dmax
+	ra = as / d32
+	printf "\n  async: softdoca on one DMA worker / DPDK at depth 32 (both 2 CPUs): %.2fx  (target >= 2x: %s)\n", ra, (ra >= 2 ? "met" : "NOT met")
+	printf "  async: softdoca on one DMA worker / DPDK at its largest ring:       %.2fx\n", as / dmax
 	printf "  CPU time per copy, DPDK at its best / softdoca:           %.2fx\n", d32ns / sdns
 }'
 echo "  cache-line round trip CPU $app_cpu <-> CPU $worker_cpu: $(probes "$tmp/skel32.txt") the depth-32 runs;" \

@@ -139,10 +139,11 @@ build() {
 	return "$rc"
 }
 
-# meson_results NAME DIR - count the per-test results of the last meson test
-# run in DIR from meson-logs/testlog.json.
+# meson_results NAME DIR [SETUP] - count the per-test results of the last
+# meson test run in DIR from meson-logs/testlog.json (testlog-SETUP.json for
+# a test setup other than the default).
 meson_results() {
-	local log=$2/meson-logs/testlog.json
+	local log=$2/meson-logs/testlog${3:+-$3}.json
 	[ -f "$log" ] || {
 		record FAIL "$1: meson test produced no testlog.json"
 		return
@@ -174,9 +175,14 @@ PY
 
 # test_suites NAME DIR [MESON_TEST_ARGS...] - run every suite, count results.
 # A test whose program did not build counts as failed; the others still run.
+# With --setup S among the arguments the results are read from S's log.
 test_suites() {
-	local name=$1 dir=$2 t
+	local name=$1 dir=$2 t setup="" prev=""
 	shift 2
+	for t in "$@"; do
+		[ "$prev" = --setup ] && setup=$t
+		prev=$t
+	done
 	local unbuilt=() built_names=()
 	mapfile -t unbuilt < <(unbuilt_tests "$dir")
 	if [ ${#unbuilt[@]} -gt 0 ]; then
@@ -194,11 +200,16 @@ PY
 		)
 		[ ${#built_names[@]} -eq 0 ] && return
 	fi
-	rm -f "$dir/meson-logs/testlog.json"
+	rm -f "$dir/meson-logs/testlog${setup:+-$setup}.json"
 	meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs" "$@" "${built_names[@]}"
 	echo "-- per-test results ($name)"
-	meson_results "$name" "$dir"
+	meson_results "$name" "$dir" "$setup"
 }
+
+# The suites that move bytes, run again on the asynchronous cpu engine (the
+# meson setup `workers`: two library threads copy), as DPDK runs one test
+# suite on every driver.  Cases that need what only one engine does skip.
+engine_suites=(--suite dma --suite xproc --suite flows --suite dmatest --suite examples)
 
 # need_gcc_build - build build/ once (counted as the check "gcc: build");
 # true when there is something to test in it.
@@ -215,6 +226,7 @@ step_gcc() {
 	banner "gcc build and tests (build/)"
 	need_gcc_build || return
 	test_suites gcc build
+	test_suites gcc-workers build --setup workers "${engine_suites[@]}"
 }
 
 step_asan() {
@@ -225,6 +237,7 @@ step_asan() {
 	local -x ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1:abort_on_error=0
 	local -x UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 	test_suites asan build-asan --timeout-multiplier 4
+	test_suites asan-workers build-asan --timeout-multiplier 4 --setup workers "${engine_suites[@]}"
 }
 
 # A built executable of build/ whose file name is NAME.
@@ -246,14 +259,19 @@ step_valgrind() {
 		echo "FAIL valgrind: dmatest program exists"
 		return
 	fi
-	if timeout 900 valgrind -q --error-exitcode=1 --leak-check=full --track-origins=yes \
-		"$prog" $DMATEST_VALGRIND_ARGS; then
-		record PASS "valgrind: dmatest $DMATEST_VALGRIND_ARGS"
-		echo "PASS valgrind: dmatest $DMATEST_VALGRIND_ARGS"
-	else
-		record FAIL "valgrind: dmatest $DMATEST_VALGRIND_ARGS"
-		echo "FAIL valgrind: dmatest $DMATEST_VALGRIND_ARGS"
-	fi
+	local engine
+	for engine in inline workers; do
+		local -a env_args=()
+		[ "$engine" = workers ] && env_args=(SOFTDOCA_DMA_WORKERS=2)
+		if timeout 900 env "${env_args[@]}" valgrind -q --error-exitcode=1 --leak-check=full \
+			--track-origins=yes "$prog" $DMATEST_VALGRIND_ARGS; then
+			record PASS "valgrind: dmatest ($engine engine) $DMATEST_VALGRIND_ARGS"
+			echo "PASS valgrind: dmatest ($engine engine) $DMATEST_VALGRIND_ARGS"
+		else
+			record FAIL "valgrind: dmatest ($engine engine) $DMATEST_VALGRIND_ARGS"
+			echo "FAIL valgrind: dmatest ($engine engine) $DMATEST_VALGRIND_ARGS"
+		fi
+	done
 }
 
 step_install() {
@@ -344,6 +362,16 @@ samples_tree() {
 	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
 		record FAIL "samples: tools/run-samples.sh $1 exited with status $rc"
 		echo "FAIL samples: tools/run-samples.sh $1 exited with status $rc"
+	fi
+	# The same programs on the asynchronous cpu engine (two DMA worker threads).
+	rc=0
+	echo "-- samples tree $1 on the workers engine (SOFTDOCA_DMA_WORKERS=2)"
+	SOFTDOCA_DMA_WORKERS=2 "$root/tools/run-samples.sh" --lines "$1" >"$out" 2>&1 || rc=$?
+	grep -v '^\(PASS\|FAIL\|SKIP\) ' "$out"
+	record_lines "workers: " < <(grep '^\(PASS\|FAIL\|SKIP\) ' "$out")
+	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+		record FAIL "workers: samples: tools/run-samples.sh $1 exited with status $rc"
+		echo "FAIL workers: samples: tools/run-samples.sh $1 exited with status $rc"
 	fi
 	rm -f "$out"
 }

@@ -67,23 +67,13 @@ const struct sd_ctx_ops sd_dma_ctx_ops = {
 	.release = sd_dma_release,
 };
 
-/* The engine that moves this device's bytes: the topology's choice, else the default. */
-static const struct sd_engine *sd_dma_pick_engine(const struct sd_device *node)
-{
-	return node->engine != NULL ? node->engine : priv_doca_engine_default();
-}
-
 /*
- * How memcpy tasks run: on a hardware queue (asynchronous engine), on
- * worker threads (SOFTDOCA_DMA_WORKERS), or inside doca_pe_progress.
+ * How memcpy tasks run: inside doca_pe_progress (cpu engine), or on an
+ * asynchronous engine: library threads (workers) or a GPU's copy engines.
  */
 static const struct sd_task_ops *sd_dma_pick_memcpy_ops(const struct sd_engine *engine)
 {
-	if (engine->async != NULL)
-		return &sd_dma_memcpy_async_ops;
-	if (priv_doca_engine_workers() > 0)
-		return &sd_dma_memcpy_worker_ops;
-	return &sd_dma_memcpy_ops;
+	return engine->async != NULL ? &sd_dma_memcpy_async_ops : &sd_dma_memcpy_ops;
 }
 
 doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
@@ -104,7 +94,7 @@ doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
 				 dev->node->pci_addr);
 
 	priv_doca_ctx_init(&inst->ctx, &sd_dma_ctx_ops, dev);
-	inst->engine = sd_dma_pick_engine(dev->node);
+	inst->engine = priv_doca_engine_for_dma(dev->node);
 	memcpy_ops = sd_dma_pick_memcpy_ops(inst->engine);
 	if (priv_doca_ctx_add_task_type(&inst->ctx, memcpy_ops) != SD_DMA_MEMCPY_TYPE) {
 		/* Cannot happen with a fresh context; refuse rather than misroute tasks. */

@@ -14,7 +14,6 @@
  * doca_pe_progress logs the one ERROR record of a failed task with one
  * (src/common/debug/failure.c).
  */
-#include <sched.h>
 #include <stddef.h>
 
 #include <doca_dma.h>
@@ -30,6 +29,12 @@
 static inline uint64_t sd_buf_tailroom(const struct doca_buf *b)
 {
 	return (uint64_t)((b->head + b->len) - (b->data + b->data_len));
+}
+
+/* Tail space left once `skip` bytes of it are taken by tasks still in flight. */
+static inline uint64_t sd_room_after(uint64_t tailroom, uint64_t skip)
+{
+	return tailroom > skip ? tailroom - skip : 0;
 }
 
 /* V6/V7: the element's mmap can be reached by the DMA instance's device. */
@@ -117,7 +122,7 @@ static const char *sd_dma_write_fix(const struct doca_buf *b)
  * lists).  Same rules, same order, as the list path below.
  */
 static doca_error_t sd_dma_check_one(const struct doca_dma *dma, const struct doca_buf *src,
-				     const struct doca_buf *dst)
+				     const struct doca_buf *dst, uint64_t skip)
 {
 	uint64_t total = src->data_len;
 
@@ -140,11 +145,20 @@ static doca_error_t sd_dma_check_one(const struct doca_dma *dma, const struct do
 				   "its %llu source bytes exceed device %s's limit of %llu bytes per task "
 				   "(doca_dma_cap_task_memcpy_get_max_buf_size): split the copy into several tasks [V4]",
 				   (unsigned long long)total, dma->node->pci_addr, (unsigned long long)dma->max_buf_size);
-	if (sd_buf_tailroom(dst) < total)
+	if (sd_room_after(sd_buf_tailroom(dst), skip) < total) {
+		if (skip == 0)
+			return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
+					   "destination buf %p has room for only %llu of the %llu source bytes after its "
+					   "data: " SD_DMA_V5_FIX " [V5]",
+					   (const void *)dst, (unsigned long long)sd_buf_tailroom(dst),
+					   (unsigned long long)total);
 		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
-				   "destination buf %p has room for only %llu of the %llu source bytes after its data: "
-				   SD_DMA_V5_FIX " [V5]",
-				   (const void *)dst, (unsigned long long)sd_buf_tailroom(dst), (unsigned long long)total);
+				   "destination buf %p has room for only %llu of the %llu source bytes after its data "
+				   "and the %llu bytes that tasks still in flight will append to it: " SD_DMA_V5_FIX
+				   " [V5]",
+				   (const void *)dst, (unsigned long long)sd_room_after(sd_buf_tailroom(dst), skip),
+				   (unsigned long long)total, (unsigned long long)skip);
+	}
 	if (!sd_dma_mmap_usable(src, dma->node))
 		return SD_DMA_FAIL(DOCA_ERROR_NOT_PERMITTED, "source mmap %p cannot be used by device %s: %s [V6]",
 				   (const void *)src->mmap, dma->node->pci_addr, sd_dma_mmap_problem(src));
@@ -200,7 +214,7 @@ struct sd_dma_lists {
 
 /* V2..V9 over collected lists (V1 is checked by the caller). */
 static doca_error_t sd_dma_check_lists(const struct doca_dma *dma, const struct doca_buf *src,
-				       const struct doca_buf *dst, struct sd_dma_lists *l)
+				       const struct doca_buf *dst, uint64_t skip, struct sd_dma_lists *l)
 {
 	bool released = false;
 	uint64_t room = 0;
@@ -234,11 +248,14 @@ static doca_error_t sd_dma_check_lists(const struct doca_dma *dma, const struct 
 				   (unsigned long long)dma->max_buf_size);
 	for (uint32_t i = 0; i < l->ndst; i++)
 		room = sd_add_sat(room, sd_buf_tailroom(l->dst[i]));
+	room = sd_room_after(room, skip);
 	if (room < l->total)
 		return SD_DMA_FAIL(DOCA_ERROR_INVALID_VALUE,
 				   "its destination list (head buf %p) has room for only %llu of the %llu source bytes "
-				   "after its data: " SD_DMA_V5_FIX " [V5]",
-				   (const void *)dst, (unsigned long long)room, (unsigned long long)l->total);
+				   "after its data (and the %llu bytes that tasks still in flight will append): "
+				   SD_DMA_V5_FIX " [V5]",
+				   (const void *)dst, (unsigned long long)room, (unsigned long long)l->total,
+				   (unsigned long long)skip);
 
 	for (uint32_t i = 0; i < l->nsrc; i++)
 		if (!sd_dma_mmap_usable(l->src[i], dma->node))
@@ -292,15 +309,16 @@ doca_error_t sd_dma_memcpy_validate(struct doca_task *task)
 	if (err != DOCA_SUCCESS)
 		return err;
 	if (sd_dma_single(t->src, t->dst))
-		return sd_dma_check_one(dma, t->src, t->dst);
-	return sd_dma_check_lists(dma, t->src, t->dst, &lists);
+		return sd_dma_check_one(dma, t->src, t->dst, 0);
+	return sd_dma_check_lists(dma, t->src, t->dst, 0, &lists);
 }
 
-/* The copy of a validated one-element task: its source data after the destination's data. */
-static inline void sd_dma_build_one_job(const struct doca_buf *src, struct doca_buf *dst, struct sd_dma_segs *out)
+/* The copy of a validated one-element task: its source data after the destination's data (and `skip`). */
+static inline void sd_dma_build_one_job(const struct doca_buf *src, struct doca_buf *dst, uint64_t skip,
+					struct sd_dma_segs *out)
 {
 	out->src[0] = sd_dma_seg(src, src->data, src->data_len);
-	out->dst[0] = sd_dma_seg(dst, dst->data + dst->data_len, src->data_len);
+	out->dst[0] = sd_dma_seg(dst, dst->data + dst->data_len + skip, src->data_len);
 	out->dst_buf[0] = dst;
 	out->job = (struct sd_copy_job){ .src = out->src, .nsrc = 1, .dst = out->dst, .ndst = 1,
 					 .total = src->data_len };
@@ -308,11 +326,12 @@ static inline void sd_dma_build_one_job(const struct doca_buf *src, struct doca_
 
 /*
  * Build the segments of a validated list task: every non-empty source data
- * segment, then destination tail spaces in list order until S bytes fit
- * (the last one trimmed).  All ranges are computed before any metadata
- * changes, so a buffer that is both source and destination works.
+ * segment, then destination tail spaces in list order, past the first
+ * `skip` bytes, until S bytes fit (the last one trimmed).  All ranges are
+ * computed before any metadata changes, so a buffer that is both source
+ * and destination works.
  */
-static void sd_dma_build_list_job(const struct sd_dma_lists *l, struct sd_dma_segs *out)
+static void sd_dma_build_list_job(const struct sd_dma_lists *l, uint64_t skip, struct sd_dma_segs *out)
 {
 	uint32_t nsrc = 0, ndst = 0;
 	uint64_t left = l->total;
@@ -326,13 +345,16 @@ static void sd_dma_build_list_job(const struct sd_dma_lists *l, struct sd_dma_se
 	for (uint32_t i = 0; i < l->ndst && left != 0; i++) {
 		/* The list walk only reads; the elements are the task's own destination. */
 		struct doca_buf *b = (struct doca_buf *)l->dst[i];
-		uint64_t room = sd_buf_tailroom(b);
+		uint64_t tail = sd_buf_tailroom(b);
+		uint64_t past = skip < tail ? skip : tail; /* taken by earlier tasks */
+		uint64_t room = tail - past;
 		uint64_t take = room < left ? room : left;
 
+		skip -= past;
 		if (take == 0)
 			continue;
 		out->dst_buf[ndst] = b;
-		out->dst[ndst++] = sd_dma_seg(b, b->data + b->data_len, take);
+		out->dst[ndst++] = sd_dma_seg(b, b->data + b->data_len + past, take);
 		left -= take;
 	}
 	out->job = (struct sd_copy_job){ .src = out->src, .nsrc = nsrc, .dst = out->dst, .ndst = ndst,
@@ -344,7 +366,7 @@ static void sd_dma_build_list_job(const struct sd_dma_lists *l, struct sd_dma_se
  * without moving a byte; the engine runs it and sd_dma_memcpy_complete
  * applies the metadata when the task is reported.
  */
-doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *out)
+doca_error_t sd_dma_memcpy_describe(struct doca_task *task, uint64_t skip, struct sd_dma_segs *out)
 {
 	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
 	const struct doca_dma *dma = sd_dma_of_task(task);
@@ -355,25 +377,21 @@ doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *
 	if (err != DOCA_SUCCESS)
 		return err;
 	if (sd_dma_single(t->src, t->dst)) {
-		err = sd_dma_check_one(dma, t->src, t->dst);
+		err = sd_dma_check_one(dma, t->src, t->dst, skip);
 		if (err != DOCA_SUCCESS)
 			return err;
-		sd_dma_build_one_job(t->src, t->dst, out);
+		sd_dma_build_one_job(t->src, t->dst, skip, out);
 		return DOCA_SUCCESS;
 	}
-	err = sd_dma_check_lists(dma, t->src, t->dst, &lists);
+	err = sd_dma_check_lists(dma, t->src, t->dst, skip, &lists);
 	if (err != DOCA_SUCCESS)
 		return err;
-	sd_dma_build_list_job(&lists, out);
+	sd_dma_build_list_job(&lists, skip, out);
 	return DOCA_SUCCESS;
 }
 
-/*
- * Move the bytes of a described copy with the cpu engine (inside progress
- * or on a worker thread); `apply` false leaves data_len to
- * sd_dma_memcpy_complete (the report applies the metadata).
- */
-static doca_error_t sd_dma_copy_described(const struct doca_dma *dma, const struct sd_dma_segs *segs, bool apply)
+/* Move the bytes of a described copy with the cpu engine, inside progress, and append them. */
+static doca_error_t sd_dma_copy_described(const struct doca_dma *dma, const struct sd_dma_segs *segs)
 {
 	const struct sd_copy_job *job = &segs->job;
 	doca_error_t err = DOCA_SUCCESS;
@@ -386,20 +404,20 @@ static doca_error_t sd_dma_copy_described(const struct doca_dma *dma, const stru
 	if (err != DOCA_SUCCESS)
 		return SD_DMA_FAIL(err, "the engine's memory access failed while copying %llu bytes",
 				   (unsigned long long)job->total);
-	for (uint32_t i = 0; apply && i < job->ndst; i++)
+	for (uint32_t i = 0; i < job->ndst; i++)
 		segs->dst_buf[i]->data_len += segs->dst[i].len;
 	return DOCA_SUCCESS;
 }
 
 /* Rules V1..V9 in order, then the copy (the general path of every task). */
-static __attribute__((noinline)) doca_error_t sd_dma_memcpy_run(struct doca_task *task, bool apply)
+static __attribute__((noinline)) doca_error_t sd_dma_memcpy_run(struct doca_task *task)
 {
 	struct sd_dma_segs segs;
-	doca_error_t err = sd_dma_memcpy_describe(task, &segs);
+	doca_error_t err = sd_dma_memcpy_describe(task, 0, &segs);
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	return sd_dma_copy_described(sd_dma_of_task(task), &segs, apply);
+	return sd_dma_copy_described(sd_dma_of_task(task), &segs);
 }
 
 /* V6/V7 for a local mmap, which also grants V8 (local read is always allowed). */
@@ -425,15 +443,19 @@ static bool sd_dma_learn_local_pair(struct doca_dma *dma, const struct doca_mmap
 	return true;
 }
 
-/* A single-element task passes V1..V5 (V2..V4 folded into max_one_total). */
+/* A single-element task passes V1..V5 (V2..V4 folded into max_one_total), `skip` bytes taken. */
 static inline bool sd_dma_one_sizes_ok(const struct doca_dma *dma, const struct doca_buf *src,
-				       const struct doca_buf *dst)
+				       const struct doca_buf *dst, uint64_t skip)
 {
 	uint64_t total = src->data_len;
 
-	/* total - 1: a zero-length source wraps round to UINT64_MAX and fails V3. */
+	/*
+	 * total - 1: a zero-length source wraps round to UINT64_MAX and fails
+	 * V3.  total + skip cannot wrap: total is at most max_one_total and
+	 * skip the sum of tasks in flight on this destination, each as small.
+	 */
 	return sd_buf_is_live(src) && sd_buf_is_live(dst) && total - 1 < dma->max_one_total &&
-	       sd_buf_tailroom(dst) >= total;
+	       sd_buf_tailroom(dst) >= total + skip;
 }
 
 /* Both maps were seen to pass V6..V9 in their current start periods. */
@@ -469,9 +491,9 @@ static __attribute__((noinline)) doca_error_t sd_dma_memcpy_execute_slow(struct 
 	struct doca_buf *dst = t->dst;
 
 	if (src != NULL && dst != NULL && sd_dma_single(src, dst) && dma->copy_local != NULL &&
-	    sd_dma_one_sizes_ok(dma, src, dst) && sd_dma_learn_local_pair(dma, src->mmap, dst->mmap))
+	    sd_dma_one_sizes_ok(dma, src, dst, 0) && sd_dma_learn_local_pair(dma, src->mmap, dst->mmap))
 		return sd_dma_copy_one_local(dma, src, dst);
-	return sd_dma_memcpy_run(task, true);
+	return sd_dma_memcpy_run(task);
 }
 
 /*
@@ -488,57 +510,35 @@ static doca_error_t sd_dma_memcpy_execute(struct doca_task *task)
 	const struct doca_buf *src = t->src;
 	struct doca_buf *dst = t->dst;
 
-	if (src != NULL && dst != NULL && sd_dma_single(src, dst) && sd_dma_one_sizes_ok(dma, src, dst) &&
+	if (src != NULL && dst != NULL && sd_dma_single(src, dst) && sd_dma_one_sizes_ok(dma, src, dst, 0) &&
 	    sd_dma_pair_known(dma, src, dst))
 		return sd_dma_copy_one_local(dma, src, dst);
 	return sd_dma_memcpy_execute_slow(task);
 }
 
+bool sd_dma_memcpy_one_local(struct doca_dma *dma, const struct doca_dma_task_memcpy *t, uint64_t skip,
+			     uint8_t **to, const uint8_t **from, uint64_t *len)
+{
+	const struct doca_buf *src = t->src;
+	const struct doca_buf *dst = t->dst;
+
+	if (src == NULL || dst == NULL || !sd_dma_single(src, dst) || !sd_dma_one_sizes_ok(dma, src, dst, skip))
+		return false;
+	if (!sd_dma_pair_known(dma, src, dst) && !sd_dma_learn_local_pair(dma, src->mmap, dst->mmap))
+		return false;
+	*to = dst->data + dst->data_len + skip;
+	*from = src->data;
+	*len = src->data_len;
+	return true;
+}
+
 /*
- * Worker mode (SOFTDOCA_DMA_WORKERS): submit posts the task to a worker,
- * which validates and copies and records the outcome; the report on the
- * progress thread applies the destination metadata.
+ * Append the copied bytes: the same placement the copy used.
+ * Tasks on one destination are reported in the order they were submitted,
+ * so the bytes of this task start right after the destination's data.
  */
-static void sd_dma_memcpy_job(struct sd_async_job *job)
+static void sd_dma_memcpy_append(struct doca_dma_task_memcpy *t)
 {
-	struct doca_dma_task_memcpy *t =
-		(struct doca_dma_task_memcpy *)((char *)job - offsetof(struct doca_dma_task_memcpy, job));
-	struct doca_pe *pe = t->base.ctx->pe;
-
-	t->base.early_status = sd_dma_memcpy_run(&t->base, false);
-	atomic_store(&t->base.ready, 1); /* publishes the bytes and the status */
-	/* From here the task may be reported and freed: touch only the PE. */
-	priv_doca_pe_kick(pe);
-	sd_pe_release(pe);
-}
-
-static void sd_dma_memcpy_post(struct doca_task *task)
-{
-	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
-
-	t->job.run = sd_dma_memcpy_job;
-	sd_pe_hold(task->ctx->pe);
-	priv_doca_engine_post(&t->job);
-}
-
-/* The context stopped: drop a queued copy, or wait out a running one. */
-static void sd_dma_memcpy_cancel(struct doca_task *task)
-{
-	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
-
-	if (priv_doca_engine_cancel(&t->job)) {
-		atomic_store(&t->base.ready, 1);
-		sd_pe_release(task->ctx->pe);
-		return;
-	}
-	while (atomic_load(&t->base.ready) == 0)
-		sched_yield(); /* a worker is in the middle of this copy */
-}
-
-/* Append the copied bytes: the same placement the copy used. */
-void sd_dma_memcpy_complete(struct doca_task *task)
-{
-	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
 	uint64_t left = 0;
 
 	for (const struct doca_buf *b = t->src; b != NULL; b = b->next)
@@ -550,6 +550,35 @@ void sd_dma_memcpy_complete(struct doca_task *task)
 		b->data_len += take;
 		left -= take;
 	}
+}
+
+/* Task-type hook of asynchronous engines: append on success, give back the reservation. */
+void sd_dma_memcpy_complete(struct doca_task *task, doca_error_t status)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+	struct doca_buf *anchor = t->dst;
+
+	if (t->reserved == 0) {
+		if (status == DOCA_SUCCESS)
+			sd_dma_memcpy_append(t);
+		return;
+	}
+	if (status == DOCA_SUCCESS) {
+		if (anchor->next == NULL)
+			anchor->data_len += t->reserved; /* one destination: all the bytes land in it */
+		else
+			sd_dma_memcpy_append(t);
+	}
+	/*
+	 * Appended bytes stop being a reservation.  Those of a failed or
+	 * flushed task stay reserved while other tasks on the destination are
+	 * in flight (their copies were placed after them), and go once none is.
+	 */
+	if (status == DOCA_SUCCESS)
+		anchor->dma_reserved -= t->reserved < anchor->dma_reserved ? t->reserved : anchor->dma_reserved;
+	if (anchor->dma_writers > 0 && --anchor->dma_writers == 0)
+		anchor->dma_reserved = 0;
+	t->reserved = 0;
 }
 
 /* Task-type hook: call the application's typed memcpy callback. */
@@ -566,18 +595,6 @@ const struct sd_task_ops sd_dma_memcpy_ops = {
 	.task_size = sizeof(struct doca_dma_task_memcpy),
 	.validate = sd_dma_memcpy_validate,
 	.execute = sd_dma_memcpy_execute,
-	.invoke = sd_dma_memcpy_invoke,
-	.failure_is_fatal = true,
-};
-
-const struct sd_task_ops sd_dma_memcpy_worker_ops = {
-	.name = "memcpy",
-	.task_size = sizeof(struct doca_dma_task_memcpy),
-	.validate = sd_dma_memcpy_validate,
-	.execute = sd_dma_memcpy_execute,
-	.on_submit = sd_dma_memcpy_post,
-	.complete = sd_dma_memcpy_complete,
-	.cancel = sd_dma_memcpy_cancel,
 	.invoke = sd_dma_memcpy_invoke,
 	.failure_is_fatal = true,
 };

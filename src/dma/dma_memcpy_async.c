@@ -1,13 +1,20 @@
 /*
- * dma_memcpy_async.c - memcpy tasks on an asynchronous engine (cuda).
+ * dma_memcpy_async.c - memcpy tasks on an asynchronous engine (workers:
+ * library threads of the cpu engine; cuda: a GPU's copy engines).
  *
  * The copy starts inside doca_task_submit: the rules V1..V9 are checked,
  * the copy is described and handed to the engine's queue of the context,
  * in the completion slot numbered like the task's place in its pool.
  * doca_pe_progress polls the slot; the report applies the destination
- * metadata (nothing observable changes before the task is reported).
+ * metadata, so nothing observable changes before the task is reported.
  * A task that breaks a rule or that the hardware refuses is ready at once
  * with its error, and no byte moves.
+ *
+ * Several tasks may be in flight on one destination.  Each appends after
+ * the bytes of those submitted before it (as the cpu engine, which runs
+ * them one after the other, would): the destination keeps the count of
+ * bytes promised to tasks in flight (dma_reserved), a submit places its
+ * copy after them, and the report turns them into data.
  */
 #include <doca_dma.h>
 
@@ -16,9 +23,7 @@
 /* The task's slot: its index in the pool, fixed for the life of the pool. */
 static inline uint32_t sd_dma_async_slot(const struct doca_task *task)
 {
-	const struct sd_task_pool *pool = &task->conf->pool;
-
-	return (uint32_t)(((const uint8_t *)task - pool->slab) / pool->stride);
+	return task->slot;
 }
 
 static void sd_dma_async_finish_now(struct doca_task *task, doca_error_t status)
@@ -27,17 +32,54 @@ static void sd_dma_async_finish_now(struct doca_task *task, doca_error_t status)
 	atomic_store_explicit(&task->ready, 1, memory_order_relaxed);
 }
 
-/* on_submit: check, describe and start the copy. */
-static void sd_dma_async_submit(struct doca_task *task)
+/* Bytes of the task's destination already promised to tasks in flight. */
+static inline uint64_t sd_dma_taken(const struct doca_dma_task_memcpy *t)
 {
+	return t->dst != NULL ? t->dst->dma_reserved : 0;
+}
+
+static inline void sd_dma_reserve(struct doca_dma_task_memcpy *t, uint64_t len)
+{
+	t->dst->dma_reserved += len;
+	t->dst->dma_writers++;
+	t->reserved = len;
+}
+
+/* The general case: describe the copy in full, then start it. */
+static __attribute__((noinline)) void sd_dma_async_submit_described(struct doca_task *task)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
 	const struct doca_dma *dma = sd_dma_of_task(task);
 	struct sd_dma_segs segs;
-	doca_error_t err = sd_dma_memcpy_describe(task, &segs);
+	doca_error_t err = sd_dma_memcpy_describe(task, sd_dma_taken(t), &segs);
 
-	if (err == DOCA_SUCCESS)
+	if (err == DOCA_SUCCESS) {
+		sd_dma_reserve(t, segs.job.total);
 		err = dma->engine->async->start(dma->queue, sd_dma_async_slot(task), &segs.job);
+		if (err != DOCA_SUCCESS)
+			sd_dma_memcpy_complete(task, err); /* nothing moves: give the reservation back */
+	}
 	if (err != DOCA_SUCCESS)
 		sd_dma_async_finish_now(task, err);
+}
+
+/* on_submit: check, describe and start the copy (one local range each: a few compares). */
+static void sd_dma_async_submit(struct doca_task *task)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+	struct doca_dma *dma = sd_dma_of_task(task);
+	const struct sd_engine_async *engine = dma->engine->async;
+	const uint8_t *from;
+	uint8_t *to;
+	uint64_t len;
+
+	t->reserved = 0;
+	if (engine->start_one != NULL && sd_dma_memcpy_one_local(dma, t, sd_dma_taken(t), &to, &from, &len)) {
+		sd_dma_reserve(t, len);
+		(void)engine->start_one(dma->queue, sd_dma_async_slot(task), to, from, (size_t)len);
+		return;
+	}
+	sd_dma_async_submit_described(task);
 }
 
 /* poll: has the engine finished the slot? */

@@ -63,14 +63,14 @@ struct doca_dma_task_memcpy {
 	struct doca_task base; /* must stay first: the framework hands us doca_task */
 	const struct doca_buf *src;
 	struct doca_buf *dst;
-	struct sd_async_job job; /* worker mode only */
+	/* Asynchronous engines: bytes reserved on dst (dma_reserved) at submit. */
+	uint64_t reserved;
 };
 
 /* Framework tables (dma_instance.c, dma_memcpy.c, dma_memcpy_async.c). */
 extern const struct sd_ctx_ops sd_dma_ctx_ops;
-extern const struct sd_task_ops sd_dma_memcpy_ops;
-extern const struct sd_task_ops sd_dma_memcpy_worker_ops; /* SOFTDOCA_DMA_WORKERS > 0 */
-extern const struct sd_task_ops sd_dma_memcpy_async_ops;  /* asynchronous engines (cuda) */
+extern const struct sd_task_ops sd_dma_memcpy_ops;       /* cpu engine: copies inside doca_pe_progress */
+extern const struct sd_task_ops sd_dma_memcpy_async_ops; /* asynchronous engines (workers, cuda) */
 
 /* The copy of one memcpy task, described for an engine (on the stack). */
 struct sd_dma_segs {
@@ -82,8 +82,22 @@ struct sd_dma_segs {
 
 /* dma_memcpy.c, shared with the asynchronous path. */
 doca_error_t sd_dma_memcpy_validate(struct doca_task *task);
-doca_error_t sd_dma_memcpy_describe(struct doca_task *task, struct sd_dma_segs *out);
-void sd_dma_memcpy_complete(struct doca_task *task);
+/*
+ * Check rules V1..V9 and describe the copy without moving a byte.  The
+ * destination's first `skip` bytes of tail space are taken already (bytes
+ * of earlier tasks still in flight): they count against V5 and the copy
+ * lands after them.
+ */
+doca_error_t sd_dma_memcpy_describe(struct doca_task *task, uint64_t skip, struct sd_dma_segs *out);
+/*
+ * The common task on an asynchronous engine: one local source range into
+ * one local destination range, passing V1..V9 with `skip` bytes of the
+ * destination taken.  true with the copy's addresses; false means "take
+ * the general path" (which names a broken rule, if any).
+ */
+bool sd_dma_memcpy_one_local(struct doca_dma *dma, const struct doca_dma_task_memcpy *t, uint64_t skip,
+			     uint8_t **to, const uint8_t **from, uint64_t *len);
+void sd_dma_memcpy_complete(struct doca_task *task, doca_error_t status);
 void sd_dma_memcpy_invoke(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud, void (*cb)(void));
 
 /* The list-length limit applied to a device's profile value. */

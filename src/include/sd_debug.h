@@ -169,7 +169,6 @@ void sd_faults_topology_commit(void);
  * definition in src/common/debug is a weak stub that says the engine has no
  * delay knob, which an engine replaces by defining the function.
  */
-void priv_doca_engine_set_delay(uint32_t max_us, uint64_t seed);
 
 /*
  * Engine worker tracks of the trace.  An engine that runs copies on its own

@@ -8,8 +8,10 @@
  * hands it to the engine of its device; it never calls memcpy itself.
  *
  * Engines (src/common/engine): `cpu` (default, copies inside
- * doca_pe_progress) and `cuda` (a GPU's copy engines, asynchronous: see
- * struct sd_engine_async below).
+ * doca_pe_progress), `workers` (the cpu engine's asynchronous form: copies
+ * on library threads, chosen per device by SOFTDOCA_DMA_WORKERS or the
+ * topology's dma_workers) and `cuda` (a GPU's copy engines).  The last two
+ * are asynchronous: see struct sd_engine_async below.
  */
 #ifndef SD_ENGINE_H
 #define SD_ENGINE_H
@@ -87,6 +89,12 @@ struct sd_engine_async {
 	void (*queue_close)(struct sd_engine_queue *q);
 	/* Start `job` in `slot`; IO_FAILED when the hardware refused it. */
 	doca_error_t (*start)(struct sd_engine_queue *q, uint32_t slot, const struct sd_copy_job *job);
+	/*
+	 * Optional: the same for the most common job, one local range into one
+	 * local range, without building a job first.
+	 */
+	doca_error_t (*start_one)(struct sd_engine_queue *q, uint32_t slot, uint8_t *dst, const uint8_t *src,
+				  size_t len);
 	/* Has `slot` finished?  true with its outcome (SUCCESS or IO_FAILED). */
 	bool (*poll)(struct sd_engine_queue *q, uint32_t slot, doca_error_t *status);
 	/* Block until `slot` has finished (a flushed task's copy). */
@@ -108,27 +116,23 @@ struct sd_engine_async {
 };
 
 /*
- * Worker threads of the cpu engine (opt-in: SOFTDOCA_DMA_WORKERS=N).
- * A library posts a job from its submit path; a worker runs it later on
- * its own thread.  Jobs never call application code: they record an
- * outcome and wake the PE.
+ * Worker threads of the cpu engine: SOFTDOCA_DMA_WORKERS (0 when unset), and
+ * the number a device's DMA contexts use (its topology's dma_workers when
+ * given).  A device with a non-zero count runs its DMA contexts on the
+ * `workers` engine.
  */
-struct sd_async_job {
-	struct sd_async_job *next;
-	void (*run)(struct sd_async_job *job);
-};
-
-/* Number of worker threads configured (0: copies run inside progress). */
 SD_PRIV unsigned priv_doca_engine_workers(void);
+SD_PRIV unsigned priv_doca_engine_workers_for(const struct sd_device *node);
 
-/* Queue `job` for a worker thread (threads start on the first post). */
-SD_PRIV void priv_doca_engine_post(struct sd_async_job *job);
+/* The engine that runs DMA contexts of `node`: its own, or `workers` for a cpu device with workers. */
+SD_PRIV const struct sd_engine *priv_doca_engine_for_dma(const struct sd_device *node);
 
 /*
- * Withdraw `job` if no worker has taken it yet: true when it was removed
- * (it will never run), false when a worker has it or already ran it.
+ * Completion delay of the asynchronous cpu engine (SOFTDOCA_DMA_CHAOS's
+ * delay, for queues opened from now on): each completion is held back by up
+ * to `max_us` microseconds, drawn from `seed`.  0 turns it off.
  */
-SD_PRIV bool priv_doca_engine_cancel(struct sd_async_job *job);
+SD_PRIV void priv_doca_engine_set_delay(uint32_t max_us, uint64_t seed);
 
 /* The engine named `name` ("cpu", ...), or NULL. */
 SD_PRIV const struct sd_engine *priv_doca_engine_find(const char *name);

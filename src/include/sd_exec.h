@@ -50,6 +50,7 @@ struct doca_task {
 	struct doca_task *next;    /* PE FIFO link while in flight */
 	union doca_data user_data;
 	doca_error_t status;
+	uint32_t slot;             /* index in its pool, fixed with the pool (engines' completion slots) */
 	uint8_t own;               /* enum sd_task_own */
 	/*
 	 * The task type has an early engine (ops->on_submit != NULL), or the
@@ -100,12 +101,14 @@ struct sd_task_ops {
 	 */
 	void (*on_submit)(struct doca_task *task);
 	/*
-	 * Optional, with on_submit: the early engine recorded DOCA_SUCCESS and
-	 * the task is being reported as a success; apply the metadata changes
-	 * (destination data_len) now, on the progress thread, so a task that
-	 * ends up flushed leaves its buffers' metadata untouched.
+	 * Optional, with on_submit: the task is being reported with `status`
+	 * (DOCA_SUCCESS, its failure, or DOCA_ERROR_SHUTDOWN when flushed).
+	 * On success apply the metadata changes (destination data_len) now, on
+	 * the progress thread, so a task that ends up flushed leaves its
+	 * buffers' metadata untouched; in every case release what the submit
+	 * reserved.
 	 */
-	void (*complete)(struct doca_task *task);
+	void (*complete)(struct doca_task *task, doca_error_t status);
 	/*
 	 * Optional, with on_submit: the task's context left RUNNING, so it will
 	 * be flushed.  Withdraw the job if no worker took it yet, otherwise wait

@@ -127,6 +127,15 @@ struct doca_buf {
 	/* Additions of the memory layer (mem). */
 	uint32_t magic;          /* SD_BUF_MAGIC for every slot of a live inventory/pool */
 	bool counted;            /* this element added one to mmap->num_bufs */
+	/*
+	 * Asynchronous DMA engines (src/dma): on a task's destination, the
+	 * bytes after data + data_len that in-flight tasks will append, and
+	 * how many such tasks there are.  A task submitted while others are in
+	 * flight appends after their bytes, as it would once they are
+	 * reported.  Zero whenever no task is in flight.
+	 */
+	uint64_t dma_reserved;
+	uint32_t dma_writers;
 };
 
 #define SD_BUF_MAGIC 0x42554630u /* "BUF0" */

@@ -264,14 +264,49 @@ static void an_early_engine_never_sees_a_failed_task(void)
 	teardown();
 }
 
-/* SOFTDOCA_FAULTS=delay=100: no engine of this build delays completions, and says so. */
-static void a_delay_without_an_engine_knob_is_reported(void)
+/* SOFTDOCA_FAULTS=delay=100 without the workers engine: nothing to delay, and it says so. */
+static void a_delay_without_the_workers_engine_is_reported(void)
 {
 	dt_log_mark();
 	REQUIRE(setup(4));
-	CHECK_EQ_U64(dt_log_count("[WRN]", DT_WORDS("delay=100 asks for delayed completions",
-						     "no engine of this build can delay them; ignored")),
+	CHECK_EQ_U64(dt_log_count("[WRN]", DT_WORDS("delay=100 delays only the completions of DMA contexts on the "
+						     "workers engine")),
 		     1);
+	teardown();
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* SOFTDOCA_FAULTS=delay=3000 with SOFTDOCA_DMA_WORKERS=1: completions come late, in order, intact. */
+static void the_workers_engine_holds_completions_back(void)
+{
+	enum { N = 16 };
+	struct doca_dma_task_memcpy *t[N];
+	double t0;
+
+	REQUIRE(setup(N));
+	for (int i = 0; i < N; i++) {
+		fx.src_mem[i * 64] = (uint8_t)(i + 1);
+		t[i] = copy_task((size_t)i * 64, 64, (uint64_t)i);
+		REQUIRE(t[i] != NULL);
+	}
+	t0 = now_s();
+	for (int i = 0; i < N; i++)
+		CHECK_OK(doca_task_submit(as_task(t[i])));
+	wait_reports(N);
+	/* Each completion waits up to 3 ms after the previous one: 16 of them take far more than 3 ms. */
+	CHECK(now_s() - t0 > 0.003);
+	for (int i = 0; i < N; i++) {
+		CHECK(task_event((size_t)i)->kind == SD_FX_TASK_OK && task_event((size_t)i)->task_ud == (uint64_t)i);
+		CHECK(fx.dst_mem[i * 64] == (uint8_t)(i + 1));
+		doca_task_free(as_task(t[i]));
+	}
 	teardown();
 }
 
@@ -421,7 +456,8 @@ static const struct {
 	{"the_first_context_start_fails", the_first_context_start_fails},
 	{"the_first_import_is_refused", the_first_import_is_refused},
 	{"an_early_engine_never_sees_a_failed_task", an_early_engine_never_sees_a_failed_task},
-	{"a_delay_without_an_engine_knob_is_reported", a_delay_without_an_engine_knob_is_reported},
+	{"a_delay_without_the_workers_engine_is_reported", a_delay_without_the_workers_engine_is_reported},
+	{"the_workers_engine_holds_completions_back", the_workers_engine_holds_completions_back},
 	{"a_seed_gives_the_same_failures_every_run", a_seed_gives_the_same_failures_every_run},
 	{"a_bad_spec_is_refused_on_stderr", a_bad_spec_is_refused_on_stderr},
 	{"the_topology_files_faults_key_arms_a_clause", the_topology_files_faults_key_arms_a_clause},

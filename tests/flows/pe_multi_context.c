@@ -188,11 +188,15 @@ static void mc_round_robin_submission_is_reported_fairly(void)
 		for (int n = 0; n < TOTAL; n++)
 			CHECK_EQ_U64(st.order[n], n % NUM_CTX);
 	} else {
-		/* Any engine: by the time half is reported, every context progressed. */
-		for (int n = 0; n < TOTAL / 2; n++)
+		/*
+		 * An asynchronous engine reports a context's tasks when its copies
+		 * end, which depends on how its worker was scheduled; DOCA promises
+		 * order within a context only.  Every context gets all its reports.
+		 */
+		for (int n = 0; n < TOTAL; n++)
 			seen[st.order[n]]++;
 		for (int k = 0; k < NUM_CTX; k++)
-			CHECK(seen[k] > 0);
+			CHECK_EQ_U64(seen[k], NUM_TASKS);
 	}
 	mc_teardown(&b, &st);
 }

@@ -22,6 +22,7 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
+#include "sd_progress.h"
 #include "sd_test.h"
 
 enum sd_fx_event_kind {
@@ -220,14 +221,10 @@ static inline struct doca_buf *sd_fx_dst_buf(struct sd_fx *fx, size_t off, size_
 	return sd_fx_track(fx, buf);
 }
 
-/* Progress until it returns 0; returns how many units were done. */
+/* Progress until nothing is left to report (on any engine); returns how many units were done. */
 static inline unsigned sd_fx_drain(struct doca_pe *pe)
 {
-	unsigned n = 0;
-
-	while (doca_pe_progress(pe) && n < 10000000u)
-		n++;
-	return n;
+	return sd_progress_drain(pe);
 }
 
 /* Tear down whatever exists, stopping the context first. */

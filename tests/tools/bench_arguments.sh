@@ -38,6 +38,8 @@ bad pci "not a PCI address" --pci-addr 3:00
 bad advise_sweep "--advise takes sizes separated by commas" --advise 64:1M:x4
 bad advise_size "--advise '64,huge': 'huge': a size is" --advise 64,huge
 bad core_list "--core-list '1,x': CPUs are numbers" --core-list 1,x
+bad wait "--wait takes spin or event" --wait sleep
+bad app_work "--app-work takes a time up to 1 s" --app-work 2s
 bad core_range "--core-list '3-1': a range goes up" --core-list 3-1
 bad plot_quote "--plot needs a file name without quotes" --plot "a'b.png"
 bad both "--targets and --advise are separate runs" --targets --advise 64

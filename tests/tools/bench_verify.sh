@@ -25,4 +25,18 @@ hasnt threads out "FAILED"
 
 run timed 0 "$BENCH" --verify --job-size 256 --duration 20ms --no-baselines
 has timed out "^256 B +dma +1 "
+
+# The workers engine, with the program sleeping on the notification handle.
+SOFTDOCA_DMA_WORKERS=1 run event 0 "$BENCH" --verify --wait event --sizes 64,64K --tasks 300 --no-baselines
+has event out "DMA workers 1 \(copies run on library threads"
+has event out "^64 B +dma +1 "
+has event out "^64 KiB +dma +1 "
+hasnt event out "FAILED"
+
+# --app-work: the overlap table, next to the memcpy baseline with the same work.
+SOFTDOCA_DMA_WORKERS=1 run work 0 "$BENCH" --verify --app-work 2us --sizes 16K --tasks 300
+has work out "program work 2 us per job"
+has work out "^Overlap: "
+has work out "^16 KiB +2\.00 us +[0-9.]+ us"
+hasnt work out "FAILED"
 finish

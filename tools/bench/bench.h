@@ -85,6 +85,8 @@ struct bench_options {
 	bool targets;
 	size_t advise_sizes[BENCH_MAX_SIZES];
 	unsigned int n_advise;
+	double app_work_s; /* --app-work: the program's own work per job, 0: none */
+	bool wait_event;   /* --wait event: sleep on the PE's notification handle when nothing is done */
 };
 
 /* One measurement of the plan. */
@@ -125,6 +127,8 @@ uint64_t bench_ticks(void);
 uint64_t bench_ticks_fenced(void);
 double bench_ticks_to_s(uint64_t ticks);
 uint64_t bench_s_to_ticks(double seconds);
+/* --app-work: keep this thread busy for `ticks`, as a program's own computation would. */
+void bench_app_work(uint64_t ticks);
 
 /*
  * Share of a span of wall time that the calling thread spent on a CPU:
@@ -309,6 +313,8 @@ void bench_format_rate(double per_s, char *buf, size_t len);
 void bench_print_header(const struct bench *b);
 void bench_print_results(const struct bench *b, const struct bench_result *r, unsigned int n);
 void bench_print_targets(const struct bench_result *r, unsigned int n);
+/* --app-work: how much of the program's own work the DMA copies overlapped. */
+void bench_print_overlap(const struct bench *b, const struct bench_result *r, unsigned int n);
 /* 0, or BENCH_EXIT_FAILED when the file cannot be written. */
 int bench_write_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n);
 int bench_write_plot(const char *png, const struct bench *b, const struct bench_result *r, unsigned int n);

@@ -54,6 +54,13 @@ static void usage(FILE *out)
 		"                           show the targets next to the numbers (only then)\n"
 		"      --advise SIZE[,SIZE] for each size, measure the candidate data paths on this\n"
 		"                           machine and recommend one\n"
+		"      --wait MODE          how a DMA thread waits for completions: spin (default: calls\n"
+		"                           doca_pe_progress in a loop) or event (sleeps on the PE's\n"
+		"                           notification handle with epoll when a round of calls finds\n"
+		"                           nothing, leaving the CPU to the engine's threads)\n"
+		"      --app-work TIME      the program's own work per job (a busy loop of TIME after each\n"
+		"                           completion, and after each baseline copy): shows how much of\n"
+		"                           it the DMA copies overlap (worker engine: SOFTDOCA_DMA_WORKERS)\n"
 		"\n"
 		"Output:\n"
 		"      --csv FILE           also write the results as CSV (one header line)\n"
@@ -267,6 +274,8 @@ enum long_only {
 	OPT_TARGETS,
 	OPT_ADVISE,
 	OPT_CORE_LIST,
+	OPT_APP_WORK,
+	OPT_WAIT,
 };
 
 static const struct option longopts[] = {
@@ -288,6 +297,8 @@ static const struct option longopts[] = {
 	{"targets", no_argument, NULL, OPT_TARGETS},
 	{"advise", required_argument, NULL, OPT_ADVISE},
 	{"core-list", required_argument, NULL, OPT_CORE_LIST},
+	{"app-work", required_argument, NULL, OPT_APP_WORK},
+	{"wait", required_argument, NULL, OPT_WAIT},
 	{"version", no_argument, NULL, 'V'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -376,6 +387,18 @@ static int apply(int c, const char *arg, struct bench_options *o)
 	case OPT_CORE_LIST:
 		bad = bench_parse_core_list(arg, o);
 		return bad == NULL ? BENCH_EXIT_OK : usage_why("--core-list", arg, bad);
+	case OPT_WAIT:
+		if (strcmp(arg, "spin") == 0)
+			o->wait_event = false;
+		else if (strcmp(arg, "event") == 0)
+			o->wait_event = true;
+		else
+			return usage_error("--wait takes spin or event, not", arg);
+		return BENCH_EXIT_OK;
+	case OPT_APP_WORK:
+		if (!parse_duration(arg, &o->app_work_s) || o->app_work_s > 1.0)
+			return usage_error("--app-work takes a time up to 1 s (5us, 0.2ms), not", arg);
+		return BENCH_EXIT_OK;
 	default:
 		return BENCH_EXIT_USAGE;
 	}

@@ -95,3 +95,11 @@ uint64_t bench_s_to_ticks(double seconds)
 {
 	return (uint64_t)(seconds * ticks_per_s);
 }
+
+void bench_app_work(uint64_t ticks)
+{
+	uint64_t t0 = bench_ticks();
+
+	while (bench_ticks() - t0 < ticks)
+		__asm__ __volatile__("" ::: "memory");
+}

@@ -25,6 +25,7 @@ struct cpu_job {
 	size_t size;
 	unsigned int n_slots;
 	bool verify;
+	uint64_t app_work_ticks; /* --app-work after each copy */
 	struct bench_span span;
 	pid_t pid;	  /* process_vm_readv target */
 	uint64_t src_base; /* process_vm_readv source side, in the target */
@@ -80,6 +81,8 @@ static void throughput_phase(struct cpu_job *j, uint64_t ticks, uint64_t count, 
 				goto out;
 			if (j->verify)
 				check_copy(j, slot);
+			if (j->app_work_ticks != 0)
+				bench_app_work(j->app_work_ticks);
 			slot = slot + 1 == j->n_slots ? 0 : slot + 1;
 			done++;
 			if (count != 0 && done >= count)
@@ -134,7 +137,8 @@ void bench_cpu_point(struct bench_worker *w, const struct bench_point *p, struct
 	struct bench_hist *h = bench_worker_hist(w);
 	struct bench_budget budget;
 	struct bench_cpu_span span;
-	struct cpu_job j = {.method = p->method, .size = p->size, .verify = o->verify};
+	struct cpu_job j = {.method = p->method, .size = p->size, .verify = o->verify,
+			    .app_work_ticks = bench_s_to_ticks(o->app_work_s)};
 	uint64_t ops = 0;
 	uint64_t taken = 0;
 

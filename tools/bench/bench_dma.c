@@ -13,8 +13,11 @@
  * complement of the pattern so that a copy that does not happen next time
  * cannot pass.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
+#include <unistd.h>
 
 #include <doca_ctx.h>
 #include <doca_dev.h>
@@ -68,6 +71,8 @@ static void dma_done(struct doca_dma_task_memcpy *task, union doca_data task_use
 	w->completed++;
 	if (w->verify)
 		check_job(w, s);
+	if (w->app_work_ticks != 0)
+		bench_app_work(w->app_work_ticks); /* the program uses the job's result */
 	if (w->latency || w->stop || w->submitted >= w->limit)
 		return;
 	resubmit(w, s);
@@ -127,6 +132,18 @@ static doca_error_t attach_context(struct bench_worker *w, char *why, size_t why
 	doca_error_t err;
 
 	TRY(doca_pe_create(&w->pe), "doca_pe_create");
+	w->epfd = -1;
+	if (bench_worker_opts(w)->wait_event) {
+		doca_notification_handle_t h;
+		struct epoll_event ev = {.events = EPOLLIN};
+
+		TRY(doca_pe_get_notification_handle(w->pe, &h), "doca_pe_get_notification_handle");
+		w->epfd = epoll_create1(EPOLL_CLOEXEC);
+		if (w->epfd < 0 || epoll_ctl(w->epfd, EPOLL_CTL_ADD, h, &ev) != 0) {
+			snprintf(why, why_len, "epoll on the notification handle failed: %s", strerror(errno));
+			return DOCA_ERROR_OPERATING_SYSTEM;
+		}
+	}
 	TRY(doca_dma_create(w->bench->dev, &w->dma), "doca_dma_create");
 	TRY(doca_dma_task_memcpy_set_conf(w->dma, dma_done, dma_failed, BENCH_MAX_DEPTH),
 	    "doca_dma_task_memcpy_set_conf");
@@ -167,6 +184,9 @@ void bench_dma_detach(struct bench_worker *w)
 	}
 	if (w->dma != NULL)
 		(void)doca_dma_destroy(w->dma);
+	if (w->epfd >= 0)
+		close(w->epfd);
+	w->epfd = -1;
 	if (w->pe != NULL)
 		(void)doca_pe_destroy(w->pe);
 	if (w->inv != NULL) {
@@ -239,6 +259,29 @@ static void reset_counters(struct bench_worker *w, uint64_t limit)
 	w->completed = 0;
 }
 
+/*
+ * Sixteen progress calls; with --wait event, a round that found nothing
+ * sleeps on the PE's notification handle until an engine thread has
+ * finished something (or 100 ms passed), as an event-driven program does.
+ */
+static void progress_round(struct bench_worker *w)
+{
+	uint8_t got = 0;
+	struct epoll_event ev;
+
+	for (int k = 0; k < 16; k++)
+		got |= doca_pe_progress(w->pe);
+	if (got != 0 || w->epfd < 0 || w->completed >= w->submitted)
+		return;
+	if (doca_pe_request_notification(w->pe) == DOCA_SUCCESS) {
+		doca_notification_handle_t h;
+
+		(void)epoll_wait(w->epfd, &ev, 1, 100);
+		if (doca_pe_get_notification_handle(w->pe, &h) == DOCA_SUCCESS)
+			(void)doca_pe_clear_notification(w->pe, h);
+	}
+}
+
 /* Keep `depth` tasks going for `ticks` (or `count` jobs); returns jobs done and time taken. */
 static void throughput_phase(struct bench_worker *w, uint64_t ticks, uint64_t count, uint64_t *ops, uint64_t *taken)
 {
@@ -252,16 +295,14 @@ static void throughput_phase(struct bench_worker *w, uint64_t ticks, uint64_t co
 	t0 = bench_ticks();
 	if (count != 0) {
 		while (w->completed < w->submitted) {
-			for (int k = 0; k < 16; k++)
-				(void)doca_pe_progress(w->pe);
+			progress_round(w);
 			if (first)
 				bench_progress_tick();
 		}
 		now = bench_ticks();
 	} else {
 		for (;;) {
-			for (int k = 0; k < 16; k++)
-				(void)doca_pe_progress(w->pe);
+			progress_round(w);
 			now = bench_ticks();
 			if (now - t0 >= ticks)
 				break;
@@ -330,6 +371,7 @@ void bench_dma_point(struct bench_worker *w, const struct bench_point *p, struct
 	w->size = p->size;
 	w->latency = p->mode == BENCH_LATENCY;
 	w->verify = bench_worker_opts(w)->verify;
+	w->app_work_ticks = bench_s_to_ticks(bench_worker_opts(w)->app_work_s);
 	w->errors = 0;
 	w->bad_jobs = 0;
 	w->first_error = DOCA_SUCCESS;

@@ -110,6 +110,8 @@ static int report(struct bench *b, const struct bench_result *results, unsigned 
 	int rc = BENCH_EXIT_OK;
 
 	bench_print_results(b, results, n);
+	if (b->opts.app_work_s > 0)
+		bench_print_overlap(b, results, n);
 	/* softdoca's own goals: shown only to whoever asks for them. */
 	if (b->opts.targets && b->opts.mem == BENCH_MEM_LOCAL)
 		bench_print_targets(results, n);

@@ -107,6 +107,7 @@ struct bench_worker *bench_worker_create(struct bench *b, unsigned int index, ch
 		return NULL;
 	}
 	w->bench = b;
+	w->epfd = -1; /* --wait event sets it up with the PE */
 	w->index = index;
 	w->side_len = b->side_len;
 	w->region = alloc_region(2 * w->side_len);

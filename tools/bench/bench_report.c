@@ -102,8 +102,14 @@ void bench_print_header(const struct bench *b)
 	if (o->repeat > 1)
 		printf(", best of %u runs taken in turns", o->repeat);
 	putchar('\n');
-	printf("device %s, engine %s, DMA workers %s", b->dev_pci, env_or("SOFTDOCA_ENGINE", "cpu (default)"),
-	       env_or("SOFTDOCA_DMA_WORKERS", "0 (copies run inside doca_pe_progress)"));
+	printf("device %s, engine %s, ", b->dev_pci, env_or("SOFTDOCA_ENGINE", "cpu (default)"));
+	if (atoi(env_or("SOFTDOCA_DMA_WORKERS", "0")) > 0)
+		printf("DMA workers %s (copies run on library threads, CPUs %s)", getenv("SOFTDOCA_DMA_WORKERS"),
+		       env_or("SOFTDOCA_DMA_WORKER_CPUS", "not pinned"));
+	else
+		printf("DMA workers 0 (copies run inside doca_pe_progress)");
+	if (o->app_work_s > 0)
+		printf(", program work %.3g us per job", o->app_work_s * 1e6);
 	if (o->mem == BENCH_MEM_REMOTE)
 		printf(", source exported by pid %ld on %s", (long)b->remote.pid, b->remote.exporter_pci);
 	printf("%s\n\n", o->verify ? ", every byte verified" : "");
@@ -189,6 +195,62 @@ void bench_print_results(const struct bench *b, const struct bench_result *r, un
 			       bench_method_name(r[i].point.method), (unsigned long long)r[i].errors,
 			       (unsigned long long)r[i].bad_bytes_jobs, r[i].note);
 		}
+}
+
+/* ---- --app-work: overlap ---- */
+
+static void format_us(double s, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.2f us", s * 1e6);
+}
+
+/*
+ * Time per job of each thread (W + C for a copy followed by the work, the
+ * DMA loop's own figure) and what overlap makes of it: a job costs
+ * max(W, C) when the copy runs beside the work, W + C when it does not.
+ */
+static void overlap_row(const struct bench_result *dma, const struct bench_result *cpy, double w)
+{
+	char size[32], ws[32], cs[32], sum[32], mx[32], ds[32];
+	double per_dma = dma->point.threads / dma->ops_per_s;
+	double per_cpy = cpy->point.threads / cpy->ops_per_s;
+	double c = per_cpy > w ? per_cpy - w : 0;
+	double best = c > w ? c : w;
+
+	bench_format_size(dma->point.size, size, sizeof(size));
+	format_us(w, ws, sizeof(ws));
+	format_us(c, cs, sizeof(cs));
+	format_us(w + c, sum, sizeof(sum));
+	format_us(best, mx, sizeof(mx));
+	format_us(per_dma, ds, sizeof(ds));
+	printf("%-10s %11s %11s %11s %11s %11s %10.2fx %10.2fx\n", size, ws, cs, sum, mx, ds, per_dma / best,
+	       per_dma / (w + c));
+}
+
+void bench_print_overlap(const struct bench *b, const struct bench_result *r, unsigned int n)
+{
+	double w = b->opts.app_work_s;
+	bool any = false;
+
+	printf("\nOverlap: the program works W after each job; C is one copy (memcpy's time per job, less W).\n"
+	       "Copies inside doca_pe_progress cost W + C per job; copies beside the program's work, max(W, C).\n");
+	printf("%-10s %11s %11s %11s %11s %11s %11s %11s\n", "size", "W", "C", "W + C", "max(W, C)", "dma per job",
+	       "/max(W, C)", "/(W + C)");
+	for (unsigned int i = 0; i < n; i++) {
+		const struct bench_result *d = &r[i];
+		const struct bench_result *m;
+
+		if (d->point.method != METHOD_DMA || d->point.mode != BENCH_THROUGHPUT || !d->available ||
+		    d->ops_per_s <= 0)
+			continue;
+		m = bench_find(r, n, d->point.size, METHOD_MEMCPY, BENCH_THROUGHPUT, d->point.threads);
+		if (m == NULL || !m->available || m->ops_per_s <= 0)
+			continue;
+		overlap_row(d, m, w);
+		any = true;
+	}
+	if (!any)
+		printf("  (no size with both a dma and a memcpy measurement: drop --no-baselines)\n");
 }
 
 /* ---- targets ---- */

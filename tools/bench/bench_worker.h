@@ -38,6 +38,7 @@ struct bench_worker {
 
 	/* DOCA objects, used only by this thread once the pool runs */
 	struct doca_pe *pe;
+	int epfd; /* --wait event: epoll on the PE's notification handle, else -1 */
 	struct doca_dma *dma;
 	struct doca_mmap *local_mmap;
 	struct doca_mmap *remote_mmap; /* --mem remote: the companion's export */
@@ -59,6 +60,7 @@ struct bench_worker {
 	doca_error_t first_error;
 	uint64_t lat_done_ticks;
 	bool lat_done;
+	uint64_t app_work_ticks; /* --app-work, per completed job */
 
 	struct bench_hist hist;
 };

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "debug_priv.h"
+#include "sd_engine.h"
 #include "sd_exec.h"
 #include "sd_log.h"
 
@@ -385,28 +386,26 @@ void sd_faults_topology_commit(void)
 	sd_faults_announce();
 }
 
-/* ---- completion delay: the engine's knob ---- */
-
-/* Set by the weak default below: the armed record says the delay is ignored. */
-static uint32_t sd_delay_ignored_us;
+/* ---- completion delay: the worker engine's knob ---- */
 
 /*
- * The default when no engine provides the knob.  An engine that can hold
- * completions back defines priv_doca_engine_set_delay and replaces this
- * weak definition at link time.
+ * Called by sd_faults_announce.  The delay is handed to the asynchronous
+ * cpu engine (priv_doca_engine_set_delay, SOFTDOCA_DMA_CHAOS's knob); only
+ * DMA contexts on that engine have completions to hold back.
  */
-__attribute__((weak)) void priv_doca_engine_set_delay(uint32_t max_us, uint64_t seed)
-{
-	(void)seed;
-	sd_delay_ignored_us = max_us;
-}
-
-/* Called by sd_faults_announce. */
 static void sd_delay_announce(void)
 {
-	if (sd_delay_ignored_us != 0)
+	if (!sd_faults.has_delay || sd_faults.delay_us == 0)
+		return;
+	if (priv_doca_engine_workers() == 0)
 		priv_doca_sdk_log(DOCA_LOG_LEVEL_WARNING, "SOFTDOCA_FAULTS",
-				  "delay=%u asks for delayed completions, but no engine of this build can delay "
-				  "them; ignored",
-				  sd_delay_ignored_us);
+				  "delay=%u delays only the completions of DMA contexts on the workers engine, and "
+				  "SOFTDOCA_DMA_WORKERS selects none: unless a topology device sets dma_workers, "
+				  "nothing is delayed",
+				  sd_faults.delay_us);
+	else
+		priv_doca_sdk_log(DOCA_LOG_LEVEL_INFO, "SOFTDOCA_FAULTS",
+				  "delay=%u: completions of DMA contexts on the workers engine are held back up to %u "
+				  "microseconds (seed %llu)",
+				  sd_faults.delay_us, sd_faults.delay_us, (unsigned long long)sd_faults.seed);
 }

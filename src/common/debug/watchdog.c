@@ -39,6 +39,7 @@
 static struct {
 	pthread_mutex_t lock; /* guards the fields below (not the registry) */
 	pthread_cond_t wake;
+	bool wake_monotonic;  /* `wake` was set up to time out on CLOCK_MONOTONIC */
 	double period_s;      /* 0: off */
 	bool running;
 	bool stopping;
@@ -212,9 +213,15 @@ void sd_watchdog_fork_lock(void)
 void sd_watchdog_fork_unlock(bool child)
 {
 	if (child) {
-		/* The thread stayed in the parent: a child may start its own. */
+		/*
+		 * The thread stayed in the parent: a child may start its own.  Its
+		 * condition variable may still count the parent's waiter, which a
+		 * destroy would wait for forever: start it afresh instead.
+		 */
 		sd_wd.running = false;
 		sd_wd.stopping = false;
+		memset(&sd_wd.wake, 0, sizeof(sd_wd.wake));
+		sd_wd.wake_monotonic = false;
 	}
 	pthread_mutex_unlock(&sd_wd.lock);
 }
@@ -230,11 +237,15 @@ void sd_watchdog_ensure(void)
 		pthread_mutex_unlock(&sd_wd.lock);
 		return;
 	}
-	pthread_condattr_init(&attr);
-	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-	pthread_cond_destroy(&sd_wd.wake);
-	pthread_cond_init(&sd_wd.wake, &attr);
-	pthread_condattr_destroy(&attr);
+	if (!sd_wd.wake_monotonic) {
+		/* Nobody waits on it yet: the thread that will is started below. */
+		pthread_condattr_init(&attr);
+		pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+		pthread_cond_destroy(&sd_wd.wake);
+		pthread_cond_init(&sd_wd.wake, &attr);
+		pthread_condattr_destroy(&attr);
+		sd_wd.wake_monotonic = true;
+	}
 	if (pthread_create(&sd_wd.thread, NULL, sd_wd_main, NULL) == 0) {
 		sd_wd.running = true;
 		sd_wd.owner = getpid();

@@ -55,6 +55,8 @@ static void sd_device_defaults(struct sd_pdev *d)
 {
 	struct sd_device *dev = &d->dev;
 
+	if (!(d->seen & (1u << SD_DKEY_DMA_WORKERS)))
+		dev->dma_workers = -1; /* SOFTDOCA_DMA_WORKERS decides */
 	if (!(d->seen & (1u << SD_DKEY_IBDEV)))
 		snprintf(dev->ibdev_name, sizeof(dev->ibdev_name), "mlx5_%u", d->index);
 	if (!(d->seen & (1u << SD_DKEY_IFACE))) {
@@ -96,6 +98,9 @@ static bool sd_device_engine(struct sd_parser *p, struct sd_pdev *d)
 	} else {
 		d->dev.engine = priv_doca_engine_default();
 	}
+	if (d->dev.engine->async != NULL && (d->seen & (1u << SD_DKEY_DMA_WORKERS)))
+		return sd_fail(p, d->engine_line, "[device %s] sets dma_workers, which only the cpu engine has, "
+			       "but uses engine '%s'", d->dev.pci_addr, d->dev.engine->name);
 	if (d->dev.engine->async != NULL) {
 		/* A hardware engine must find its device now, or the topology is refused. */
 		char why[256] = "";

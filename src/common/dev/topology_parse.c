@@ -229,6 +229,17 @@ static bool sd_dkey_engine(struct sd_parser *p, struct sd_pdev *d, const char *v
 	return true;
 }
 
+/* Worker threads of the cpu engine for this device's DMA contexts (0: inside doca_pe_progress). */
+static bool sd_dkey_dma_workers(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	uint64_t n = 0;
+
+	if (!sd_value_number(p, "dma_workers", v, 0, SD_TOPOLOGY_MAX_DMA_WORKERS, &n))
+		return false;
+	d->dev.dma_workers = (int)n;
+	return true;
+}
+
 /* What doca_mmap_start does to the memory of mmaps listing this device. */
 static bool sd_dkey_mmap_register(struct sd_parser *p, struct sd_pdev *d, const char *v)
 {
@@ -275,6 +286,7 @@ static const struct sd_dev_key sd_dev_keys[] = {
 	[SD_DKEY_IPV6] = { "ipv6", sd_dkey_ipv6 },
 	[SD_DKEY_VHCA] = { "vhca_id", sd_dkey_vhca },
 	[SD_DKEY_ENGINE] = { "engine", sd_dkey_engine },
+	[SD_DKEY_DMA_WORKERS] = { "dma_workers", sd_dkey_dma_workers },
 	[SD_DKEY_MMAP_REGISTER] = { "mmap_register", sd_dkey_mmap_register },
 	[SD_DKEY_FUNC] = { "func_type", sd_dkey_func },
 	[SD_DKEY_SF_INDEX] = { "sf_index", sd_dkey_sf_index },

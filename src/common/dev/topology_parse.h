@@ -14,6 +14,8 @@
 #define SD_MAX_LINE 4096
 #define SD_ENGINE_NAME_MAX 32
 #define SD_VHCA_MAX 0xffffu
+/* dma_workers: the cpu engine's thread limit */
+#define SD_TOPOLOGY_MAX_DMA_WORKERS 64u
 
 /* A representor while its file section is being read. */
 struct sd_prep {
@@ -61,7 +63,7 @@ struct sd_parser {
 /* Bits of struct sd_pdev.seen: the keys a [device] section gave. */
 enum { SD_DKEY_SIDE, SD_DKEY_PROFILE, SD_DKEY_IBDEV, SD_DKEY_IFACE, SD_DKEY_MAC, SD_DKEY_IPV4,
        SD_DKEY_IPV6, SD_DKEY_VHCA, SD_DKEY_ENGINE, SD_DKEY_MMAP_REGISTER, SD_DKEY_FUNC,
-       SD_DKEY_SF_INDEX };
+       SD_DKEY_SF_INDEX, SD_DKEY_DMA_WORKERS };
 
 /* Bits of struct sd_prep.seen: the keys a [rep] section gave. */
 enum { SD_RKEY_KIND, SD_RKEY_FUNC, SD_RKEY_HOTPLUG, SD_RKEY_IFACE, SD_RKEY_VUID, SD_RKEY_VHCA };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "engine_priv.h"
+#include "sd_dev.h"
 #include "sd_log.h"
 
 static const struct sd_engine *const sd_engines[] = {
@@ -61,4 +62,13 @@ const struct sd_engine *priv_doca_engine_default(void)
 {
 	(void)pthread_once(&sd_engine_once, sd_engine_choose);
 	return sd_engine_chosen;
+}
+
+const struct sd_engine *priv_doca_engine_for_dma(const struct sd_device *node)
+{
+	const struct sd_engine *e = node->engine != NULL ? node->engine : priv_doca_engine_default();
+
+	if (e == &sd_cpu_engine && priv_doca_engine_workers_for(node) > 0)
+		return &sd_workers_engine;
+	return e;
 }

@@ -9,6 +9,9 @@
 /* cpu.c: copies on the calling thread (the default). */
 extern const struct sd_engine sd_cpu_engine;
 
+/* workers/workers_queue.c: the cpu engine's copies on library threads. */
+extern const struct sd_engine sd_workers_engine;
+
 /* cuda/cuda_queue.c: a GPU's copy engines through the CUDA driver. */
 extern const struct sd_engine sd_cuda_engine;
 

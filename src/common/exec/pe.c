@@ -31,6 +31,7 @@ static struct doca_task *sd_pe_find_ready(struct doca_pe *pe, struct doca_task *
 {
 	struct doca_task *prev = NULL;
 	struct doca_task *task = pe->fifo_head;
+	uint32_t unseen = pe->num_ctxs; /* contexts whose first waiting task is not found yet */
 	uint32_t epoch;
 
 	*prev_out = NULL;
@@ -45,6 +46,9 @@ static struct doca_task *sd_pe_find_ready(struct doca_pe *pe, struct doca_task *
 			return task;
 		}
 		task->ctx->scan_mark = epoch;
+		/* Every context waits on an unfinished task: nothing later can be reported. */
+		if (--unseen == 0)
+			break;
 	}
 	return NULL;
 }
@@ -143,17 +147,23 @@ static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
 	doca_error_t status = DOCA_ERROR_SHUTDOWN; /* flushed: no byte is touched */
 
 	pe->dispatching = true;
-	if (task->ctx->state == DOCA_CTX_STATE_RUNNING) {
-		if (priv_doca_debug_flags != 0 && sd_debug_exec_fault(task, &status)) { /* issue 12 */
-			sd_pe_stop_on_failure(task, status);
-		} else if (ops->on_submit == NULL) {
-			status = sd_pe_execute(task);
-		} else {
-			status = task->early_status;
-			if (status == DOCA_SUCCESS && ops->complete != NULL)
-				ops->complete(task);
-			sd_pe_stop_on_failure(task, status);
+	if (ops->on_submit == NULL) {
+		if (task->ctx->state == DOCA_CTX_STATE_RUNNING) {
+			if (priv_doca_debug_flags != 0 && sd_debug_exec_fault(task, &status)) /* issue 12 */
+				sd_pe_stop_on_failure(task, status);
+			else
+				status = sd_pe_execute(task);
 		}
+	} else {
+		bool running = task->ctx->state == DOCA_CTX_STATE_RUNNING;
+
+		/* An early engine's task (and an injected fault of one) was decided at submit. */
+		if (running)
+			status = task->early_status;
+		if (ops->complete != NULL)
+			ops->complete(task, status);
+		if (running)
+			sd_pe_stop_on_failure(task, status);
 	}
 	if (priv_doca_debug_flags != 0)
 		sd_debug_report(task, status); /* issue 12: the trace slice ends */
@@ -346,13 +356,16 @@ static void sd_pe_arm_engines(struct doca_pe *pe)
 {
 	uint32_t epoch = ++pe->scan_epoch;
 
-	for (struct doca_task *task = pe->fifo_head; task != NULL; task = task->next) {
+	uint32_t unseen = pe->num_ctxs;
+
+	for (struct doca_task *task = pe->fifo_head; task != NULL && unseen != 0; task = task->next) {
 		const struct sd_task_ops *ops = task->conf->ops;
 
-		if (task->ctx->scan_mark == epoch || ops->arm == NULL)
+		if (task->ctx->scan_mark == epoch)
 			continue;
 		task->ctx->scan_mark = epoch;
-		if (atomic_load_explicit(&task->ready, memory_order_acquire) == 0)
+		unseen--;
+		if (ops->arm != NULL && atomic_load_explicit(&task->ready, memory_order_acquire) == 0)
 			ops->arm(task);
 	}
 }

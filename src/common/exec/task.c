@@ -46,6 +46,7 @@ static doca_error_t sd_pool_create(struct doca_ctx *ctx, struct sd_task_conf *co
 		task->magic = SD_TASK_MAGIC;
 		task->ctx = ctx;
 		task->conf = conf;
+		task->slot = i;
 		task->own = SD_TASK_FREE;
 		/* issue 12: while debugging, every task takes the paths with the hooks. */
 		task->early = conf->ops->on_submit != NULL || priv_doca_debug_flags != 0;

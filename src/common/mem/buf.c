@@ -36,6 +36,8 @@ static void sd_buf_release_one(struct doca_buf *buf)
 	void *owner_obj = buf->owner_obj;
 
 	buf->counted = false;
+	buf->dma_reserved = 0;
+	buf->dma_writers = 0;
 	buf->mmap = NULL;
 	buf->next = NULL;
 	buf->first = buf;

@@ -23,6 +23,7 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
+#include "sd_progress.h"
 #include "sd_test.h"
 
 /* One thing a callback saw. */
@@ -137,14 +138,10 @@ static inline bool fx_start(struct fx *f)
 	return doca_ctx_start(f->ctx) == DOCA_SUCCESS;
 }
 
-/* Progress until it reports nothing more; returns the number of units done. */
+/* Progress until nothing is left to report (on any engine); returns the number of units done. */
 static inline int fx_drain(struct fx *f)
 {
-	int n = 0;
-
-	while (doca_pe_progress(f->pe) != 0 && n < 100000)
-		n++;
-	return n;
+	return (int)sd_progress_drain(f->pe);
 }
 
 /* Stop (finishing through progress if needed) and destroy everything. */

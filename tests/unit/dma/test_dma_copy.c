@@ -46,7 +46,7 @@ static doca_error_t run_one(struct env *e, const struct doca_buf *src, struct do
 
 	if (t == NULL || doca_task_submit(t) != DOCA_SUCCESS)
 		return DOCA_ERROR_UNEXPECTED;
-	if (doca_pe_progress(e->f.pe) != 1 || fx_nevents == before)
+	if (sd_progress_one(e->f.pe) != 1 || fx_nevents == before)
 		return DOCA_ERROR_UNEXPECTED;
 	/* A failure is preceded by the RUNNING -> STOPPING callback */
 	if (fx_events[fx_nevents - 1].kind == FX_EV_STATE)
@@ -432,9 +432,9 @@ static void resubmission_from_the_callback_uses_new_buffers(void)
 	t = fx_task(&e.f, s, d1, 50);
 	REQUIRE(t != NULL);
 	CHECK_OK(doca_task_submit(t));
-	CHECK(doca_pe_progress(e.f.pe) == 1);
+	CHECK(sd_progress_one(e.f.pe) == 1);
 	CHECK(resub_done == 1); /* the resubmitted task waits for the next call */
-	CHECK(doca_pe_progress(e.f.pe) == 1);
+	CHECK(sd_progress_one(e.f.pe) == 1);
 	CHECK(resub_done == 2);
 	CHECK(memcmp(dst_mem, src_mem, 128) == 0);
 	CHECK(memcmp(dst_mem + 128, src_mem, 128) == 0);

@@ -1,0 +1,549 @@
+/*
+ * workers_pool.c - the threads of the asynchronous cpu engine.
+ *
+ * Configuration (read once per process):
+ *   SOFTDOCA_DMA_WORKERS=N       N threads (1..64) for devices whose topology
+ *                                entry has no `dma_workers` key; 0 or unset:
+ *                                those devices copy inside doca_pe_progress
+ *   SOFTDOCA_DMA_WORKER_CPUS=L   pin worker i to the i-th CPU of the list L
+ *                                ("2", "2,3", "4-7"), round robin
+ *   SOFTDOCA_DMA_WORKER_SPIN_US  how long an idle worker polls before it
+ *                                sleeps (default 100; 0 sleeps at once)
+ *   SOFTDOCA_DMA_WORKER_POLL_NS  the pause between two looks at the queues
+ *                                (default 250): longer batches more tasks per
+ *                                hand-off, shorter answers a lone task sooner
+ *
+ * Placement without SOFTDOCA_DMA_WORKER_CPUS: a worker may run on any CPU
+ * of the set the process started with (read when the library loads), so a
+ * program that pins its own thread later does not drag the workers onto
+ * that CPU; and if the thread that starts the first queue is pinned to a
+ * single CPU while others are allowed, the workers leave that CPU to it.
+ *
+ * A worker serves the queues attached to it, each started DMA context
+ * being attached to the least loaded of its device's first N workers.  It
+ * polls them while there is work; idle, it spins for the spin time, then
+ * sleeps on a futex that a producer wakes at most once per sleep.  The
+ * list of queues changes under a mutex and is published by a generation
+ * number that the worker checks once per loop, so serving takes no lock.
+ *
+ * Threads start on the first queue that needs them, are restarted in a
+ * child after fork, and are stopped and joined when the library unloads.
+ */
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "sd_dev.h"
+#include "sd_log.h"
+#include "workers_priv.h"
+
+#define SD_SPIN_US_DEFAULT 100u
+#define SD_SPIN_US_MAX 100000u
+/*
+ * A worker looks at its queues about this often: entries the program writes
+ * in between are taken in one go, so each cache line crosses between the
+ * two CPUs once per batch rather than once per task.
+ */
+#define SD_POLL_GAP_NS 250u
+#define SD_POLL_GAP_MAX_NS 100000u
+/* A pass that copied this much is followed by the next one at once. */
+#define SD_POLL_GAP_UNTIL_BYTES (16u << 10)
+/* After work, the first sleep is bounded: a wake-up lost in a race costs at most this. */
+#define SD_FIRST_SLEEP_NS 1000000L
+
+static struct {
+	pthread_once_t once;
+	unsigned configured;      /* SOFTDOCA_DMA_WORKERS */
+	int cpus[SD_WORKERS_MAX]; /* SOFTDOCA_DMA_WORKER_CPUS, in order */
+	unsigned ncpus;
+	uint64_t spin_ns;
+	unsigned gap_pauses;      /* pause instructions between two looks at the queues */
+	cpu_set_t startup_set;    /* the CPUs the process started with */
+	bool have_startup_set;
+	pthread_mutex_t lock;     /* thread creation and queue placement */
+	_Atomic bool stopping;
+	struct sd_worker workers[SD_WORKERS_MAX];
+} sd_pool = {
+	.once = PTHREAD_ONCE_INIT,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+#define SD_CONFIG_LOG(...) \
+	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_WARNING, __FILE__, __LINE__, "softdoca engine selection", __VA_ARGS__)
+
+/* ---- configuration ---- */
+
+static inline void sd_pool_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+
+static bool sd_parse_uint(const char *text, unsigned long max, unsigned long *out)
+{
+	char *end;
+
+	if (text[0] < '0' || text[0] > '9')
+		return false;
+	errno = 0;
+	*out = strtoul(text, &end, 10);
+	return errno == 0 && *end == '\0' && *out <= max;
+}
+
+/* "2,4-6" -> {2, 4, 5, 6}; false on anything else. */
+static bool sd_parse_cpu_list(const char *text, int *cpus, unsigned *n)
+{
+	const char *p = text;
+
+	*n = 0;
+	while (*p != '\0') {
+		char *end;
+		long lo = strtol(p, &end, 10), hi;
+
+		if (end == p || lo < 0 || lo >= CPU_SETSIZE)
+			return false;
+		hi = lo;
+		if (*end == '-') {
+			p = end + 1;
+			hi = strtol(p, &end, 10);
+			if (end == p || hi < lo || hi >= CPU_SETSIZE)
+				return false;
+		}
+		for (long c = lo; c <= hi; c++) {
+			if (*n == SD_WORKERS_MAX)
+				return false;
+			cpus[(*n)++] = (int)c;
+		}
+		if (*end == ',')
+			end++;
+		else if (*end != '\0')
+			return false;
+		p = end;
+	}
+	return *n != 0;
+}
+
+/*
+ * How many pause instructions make about `ns` nanoseconds on this CPU (a
+ * pause takes from a few to over a hundred cycles depending on the core).
+ */
+static unsigned sd_pool_pauses_for(uint64_t ns)
+{
+	const unsigned probe = 2000;
+	uint64_t t0 = sd_workers_now_ns(), dt;
+
+	for (unsigned i = 0; i < probe; i++)
+		sd_pool_relax();
+	dt = sd_workers_now_ns() - t0;
+	if (dt == 0)
+		dt = 1;
+	return ns * probe / dt == 0 ? 1 : (unsigned)(ns * probe / dt);
+}
+
+static void sd_pool_configure(void)
+{
+	const char *text = getenv("SOFTDOCA_DMA_WORKERS");
+	unsigned long v;
+
+	if (text != NULL && *text != '\0') {
+		if (sd_parse_uint(text, SD_WORKERS_MAX, &v))
+			sd_pool.configured = (unsigned)v;
+		else
+			SD_CONFIG_LOG("SOFTDOCA_DMA_WORKERS=%s is not a number from 0 to %u; copies stay inside "
+				      "doca_pe_progress",
+				      text, SD_WORKERS_MAX);
+	}
+	text = getenv("SOFTDOCA_DMA_WORKER_CPUS");
+	if (text != NULL && *text != '\0' && !sd_parse_cpu_list(text, sd_pool.cpus, &sd_pool.ncpus)) {
+		SD_CONFIG_LOG("SOFTDOCA_DMA_WORKER_CPUS=%s is not a CPU list such as 2 or 2,3 or 4-7; workers are "
+			      "not pinned",
+			      text);
+		sd_pool.ncpus = 0;
+	}
+	v = SD_POLL_GAP_NS;
+	text = getenv("SOFTDOCA_DMA_WORKER_POLL_NS");
+	if (text != NULL && *text != '\0' && !sd_parse_uint(text, SD_POLL_GAP_MAX_NS, &v)) {
+		SD_CONFIG_LOG("SOFTDOCA_DMA_WORKER_POLL_NS=%s is not a number from 0 to %u; using %u", text,
+			      SD_POLL_GAP_MAX_NS, SD_POLL_GAP_NS);
+		v = SD_POLL_GAP_NS;
+	}
+	sd_pool.gap_pauses = v == 0 ? 0 : sd_pool_pauses_for(v);
+	sd_pool.spin_ns = SD_SPIN_US_DEFAULT * 1000ull;
+	text = getenv("SOFTDOCA_DMA_WORKER_SPIN_US");
+	if (text != NULL && *text != '\0') {
+		if (sd_parse_uint(text, SD_SPIN_US_MAX, &v))
+			sd_pool.spin_ns = v * 1000ull;
+		else
+			SD_CONFIG_LOG("SOFTDOCA_DMA_WORKER_SPIN_US=%s is not a number from 0 to %u; using %u", text,
+				      SD_SPIN_US_MAX, SD_SPIN_US_DEFAULT);
+	}
+	for (unsigned i = 0; i < SD_WORKERS_MAX; i++) {
+		struct sd_worker *w = &sd_pool.workers[i];
+
+		pthread_mutex_init(&w->lock, NULL);
+		w->index = i;
+		w->cpu = sd_pool.ncpus != 0 ? sd_pool.cpus[i % sd_pool.ncpus] : -1;
+	}
+}
+
+static void sd_pool_config(void)
+{
+	(void)pthread_once(&sd_pool.once, sd_pool_configure);
+}
+
+/* The CPU set the process started with, before the program pins threads. */
+static void __attribute__((constructor)) sd_pool_note_startup_cpus(void)
+{
+	sd_pool.have_startup_set = sched_getaffinity(0, sizeof(sd_pool.startup_set), &sd_pool.startup_set) == 0;
+}
+
+unsigned priv_doca_engine_workers(void)
+{
+	sd_pool_config();
+	return sd_pool.configured;
+}
+
+unsigned priv_doca_engine_workers_for(const struct sd_device *node)
+{
+	sd_pool_config();
+	if (node != NULL && node->dma_workers >= 0)
+		return (unsigned)node->dma_workers;
+	return sd_pool.configured;
+}
+
+/* ---- sleeping and waking ---- */
+
+static long sd_futex(_Atomic uint32_t *word, int op, uint32_t val, const struct timespec *timeout)
+{
+	return syscall(SYS_futex, (uint32_t *)word, op, val, timeout, NULL, 0);
+}
+
+static bool sd_worker_start(struct sd_worker *w, char *why, size_t why_len);
+
+/* A child of fork() lost its workers: the first nudge starts the thread again. */
+static void sd_worker_restart(struct sd_worker *w)
+{
+	char why[128];
+
+	pthread_mutex_lock(&sd_pool.lock);
+	if (!w->running && !atomic_load(&sd_pool.stopping) && !sd_worker_start(w, why, sizeof(why)))
+		SD_CONFIG_LOG("%s after fork; its DMA copies wait until a thread can start", why);
+	pthread_mutex_unlock(&sd_pool.lock);
+}
+
+void sd_worker_wake_slow(struct sd_worker *w)
+{
+	if (atomic_exchange_explicit(&w->sleeping, 0, memory_order_acq_rel) == 0)
+		return; /* someone else woke it */
+	if (!w->running) {
+		sd_worker_restart(w);
+		return;
+	}
+	atomic_fetch_add_explicit(&w->futex, 1, memory_order_release);
+	(void)sd_futex(&w->futex, FUTEX_WAKE_PRIVATE, 1, NULL);
+}
+
+/* ---- the thread ---- */
+
+struct sd_worker_view {
+	struct sd_engine_queue **queues;
+	uint32_t n, cap;
+	uint32_t gen;
+};
+
+/* Take the current list of queues if it changed (once per loop, no lock otherwise). */
+static void sd_worker_refresh(struct sd_worker *w, struct sd_worker_view *v)
+{
+	uint32_t gen = atomic_load_explicit(&w->gen, memory_order_acquire);
+
+	if (gen == v->gen)
+		return;
+	pthread_mutex_lock(&w->lock);
+	if (w->nqueues > v->cap) {
+		struct sd_engine_queue **bigger = realloc(v->queues, w->nqueues * sizeof(*bigger));
+
+		if (bigger == NULL) {
+			pthread_mutex_unlock(&w->lock);
+			return; /* try again next loop; the old list stays valid for what it holds */
+		}
+		v->queues = bigger;
+		v->cap = w->nqueues;
+	}
+	memcpy(v->queues, w->queues, w->nqueues * sizeof(*v->queues));
+	v->n = w->nqueues;
+	v->gen = atomic_load_explicit(&w->gen, memory_order_relaxed);
+	atomic_store_explicit(&w->ack_gen, v->gen, memory_order_release);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* One look at every queue: 0 when all were idle, else 1 + the bytes copied. */
+static uint64_t sd_worker_serve_all(struct sd_worker_view *v)
+{
+	uint64_t work = 0;
+
+	for (uint32_t i = 0; i < v->n; i++)
+		work += sd_wq_serve(v->queues[i]);
+	return work;
+}
+
+static bool sd_worker_has_work(const struct sd_worker *w, const struct sd_worker_view *v)
+{
+	if (atomic_load_explicit(&w->gen, memory_order_relaxed) != v->gen)
+		return true;
+	for (uint32_t i = 0; i < v->n; i++)
+		if (sd_wq_has_work(v->queues[i]))
+			return true;
+	return false;
+}
+
+/* Nothing to do for the spin time: sleep until a producer wakes us. */
+static void sd_worker_sleep(struct sd_worker *w, const struct sd_worker_view *v, bool bounded)
+{
+	uint32_t ticket = atomic_load_explicit(&w->futex, memory_order_acquire);
+	struct timespec first = {.tv_sec = 0, .tv_nsec = SD_FIRST_SLEEP_NS};
+
+	atomic_store_explicit(&w->sleeping, 1, memory_order_relaxed);
+	/* Pairs with the producer's nudge: either it sees `sleeping` or we see its entry. */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (!atomic_load(&sd_pool.stopping) && !sd_worker_has_work(w, v))
+		(void)sd_futex(&w->futex, FUTEX_WAIT_PRIVATE, ticket, bounded ? &first : NULL);
+	atomic_store_explicit(&w->sleeping, 0, memory_order_relaxed);
+}
+
+static void *sd_worker_main(void *arg)
+{
+	struct sd_worker *w = arg;
+	struct sd_worker_view v = {.gen = UINT32_MAX};
+	uint64_t idle_since = 0;
+	bool worked = true;
+	unsigned turns = 0;
+
+	while (!atomic_load_explicit(&sd_pool.stopping, memory_order_relaxed)) {
+		uint64_t work;
+
+		sd_worker_refresh(w, &v);
+		work = sd_worker_serve_all(&v);
+		/*
+		 * After small copies (or none), pause before looking again so the
+		 * program's next submits arrive together; after big ones the
+		 * pause would only idle this CPU.
+		 */
+		if (work < SD_POLL_GAP_UNTIL_BYTES)
+			for (unsigned i = 0; i < sd_pool.gap_pauses; i++)
+				sd_pool_relax();
+		if (work != 0) {
+			idle_since = 0;
+			worked = true;
+			continue;
+		}
+		if ((++turns & 15) != 0)
+			continue;
+		if (idle_since == 0) {
+			idle_since = sd_workers_now_ns();
+			continue;
+		}
+		if (sd_workers_now_ns() - idle_since < sd_pool.spin_ns) {
+			/* Idle: let a thread that shares this CPU (the program's, perhaps) run now and then. */
+			if ((turns & 1023) == 0)
+				sched_yield();
+			continue;
+		}
+		sd_worker_sleep(w, &v, worked);
+		worked = false;
+		idle_since = 0;
+	}
+	free(v.queues);
+	return NULL;
+}
+
+/* The CPUs a new worker may use (see the placement rules at the top). */
+static void sd_worker_cpu_set(const struct sd_worker *w, cpu_set_t *set)
+{
+	cpu_set_t mine;
+
+	CPU_ZERO(set);
+	if (w->cpu >= 0) {
+		CPU_SET(w->cpu, set);
+		return;
+	}
+	if (sd_pool.have_startup_set)
+		*set = sd_pool.startup_set;
+	else if (sched_getaffinity(0, sizeof(*set), set) != 0)
+		return;
+	if (pthread_getaffinity_np(pthread_self(), sizeof(mine), &mine) == 0 && CPU_COUNT(&mine) == 1 &&
+	    CPU_COUNT(set) > 1) {
+		for (int c = 0; c < CPU_SETSIZE; c++)
+			if (CPU_ISSET(c, &mine))
+				CPU_CLR(c, set);
+	}
+}
+
+/* Called with the pool lock held. */
+static bool sd_worker_start(struct sd_worker *w, char *why, size_t why_len)
+{
+	pthread_attr_t attr;
+	cpu_set_t set;
+	char name[16];
+	int err;
+
+	if (w->running)
+		return true;
+	sd_worker_cpu_set(w, &set);
+	pthread_attr_init(&attr);
+	if (CPU_COUNT(&set) != 0)
+		(void)pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	atomic_store(&w->sleeping, 0);
+	err = pthread_create(&w->thread, &attr, sd_worker_main, w);
+	if (err == EINVAL && CPU_COUNT(&set) != 0) {
+		/* The CPU asked for is not ours to use (cgroup, taskset): run unpinned, and say so. */
+		SD_CONFIG_LOG("DMA worker %u cannot be placed on CPU %d; it runs on any CPU of the process", w->index,
+			      w->cpu);
+		pthread_attr_destroy(&attr);
+		pthread_attr_init(&attr);
+		err = pthread_create(&w->thread, &attr, sd_worker_main, w);
+	}
+	pthread_attr_destroy(&attr);
+	if (err != 0) {
+		snprintf(why, why_len, "cannot start DMA worker thread %u: %s", w->index, strerror(err));
+		return false;
+	}
+	snprintf(name, sizeof(name), "sd-dma-w%u", w->index);
+	(void)pthread_setname_np(w->thread, name);
+	w->running = true;
+	return true;
+}
+
+/* The least loaded of the first n workers. */
+static struct sd_worker *sd_pool_pick(unsigned n)
+{
+	struct sd_worker *best = &sd_pool.workers[0];
+
+	for (unsigned i = 1; i < n; i++)
+		if (sd_pool.workers[i].nqueues < best->nqueues)
+			best = &sd_pool.workers[i];
+	return best;
+}
+
+static bool sd_worker_add(struct sd_worker *w, struct sd_engine_queue *q)
+{
+	pthread_mutex_lock(&w->lock);
+	if (w->nqueues == w->cap) {
+		uint32_t cap = w->cap != 0 ? 2 * w->cap : 4;
+		struct sd_engine_queue **bigger = realloc(w->queues, cap * sizeof(*bigger));
+
+		if (bigger == NULL) {
+			pthread_mutex_unlock(&w->lock);
+			return false;
+		}
+		w->queues = bigger;
+		w->cap = cap;
+	}
+	w->queues[w->nqueues++] = q;
+	atomic_fetch_add_explicit(&w->gen, 1, memory_order_release);
+	pthread_mutex_unlock(&w->lock);
+	return true;
+}
+
+bool sd_workers_attach(struct sd_engine_queue *q, const struct sd_device *node, char *why, size_t why_len)
+{
+	unsigned n = priv_doca_engine_workers_for(node);
+	struct sd_worker *w;
+	bool ok;
+
+	if (n == 0)
+		n = 1; /* the engine was chosen for this device, so it has at least one */
+	pthread_mutex_lock(&sd_pool.lock);
+	w = sd_pool_pick(n);
+	ok = sd_worker_start(w, why, why_len);
+	if (ok && !sd_worker_add(w, q)) {
+		snprintf(why, why_len, "out of memory for the queue list of DMA worker %u", w->index);
+		ok = false;
+	}
+	pthread_mutex_unlock(&sd_pool.lock);
+	if (!ok)
+		return false;
+	q->worker = w;
+	sd_worker_nudge_strict(w);
+	return true;
+}
+
+void sd_workers_detach(struct sd_engine_queue *q)
+{
+	struct sd_worker *w = q->worker;
+	uint32_t gen;
+
+	pthread_mutex_lock(&sd_pool.lock);
+	pthread_mutex_lock(&w->lock);
+	for (uint32_t i = 0; i < w->nqueues; i++) {
+		if (w->queues[i] == q) {
+			w->queues[i] = w->queues[--w->nqueues];
+			break;
+		}
+	}
+	gen = atomic_fetch_add_explicit(&w->gen, 1, memory_order_release) + 1;
+	pthread_mutex_unlock(&w->lock);
+	pthread_mutex_unlock(&sd_pool.lock);
+	/* Wait until the worker serves the new list: then it no longer reads q. */
+	while (w->running && !atomic_load(&sd_pool.stopping) &&
+	       (int32_t)(atomic_load_explicit(&w->ack_gen, memory_order_acquire) - gen) < 0) {
+		sd_worker_nudge_strict(w);
+		sched_yield();
+	}
+}
+
+/* ---- fork and unload ---- */
+
+/*
+ * In a child only the forking thread exists: forget the threads but keep
+ * their queue lists, so inherited queues are served again once the next
+ * nudge (marked here as "asleep") or attach starts a thread.
+ */
+static void sd_pool_after_fork_child(void)
+{
+	pthread_mutex_init(&sd_pool.lock, NULL);
+	for (unsigned i = 0; i < SD_WORKERS_MAX; i++) {
+		struct sd_worker *w = &sd_pool.workers[i];
+
+		pthread_mutex_init(&w->lock, NULL);
+		if (!w->running)
+			continue;
+		w->running = false;
+		atomic_store(&w->ack_gen, atomic_load(&w->gen));
+		atomic_store(&w->sleeping, 1);
+	}
+}
+
+static void __attribute__((constructor)) sd_pool_register_fork(void)
+{
+	(void)pthread_atfork(NULL, NULL, sd_pool_after_fork_child);
+}
+
+static void __attribute__((destructor)) sd_pool_shutdown(void)
+{
+	atomic_store(&sd_pool.stopping, true);
+	for (unsigned i = 0; i < SD_WORKERS_MAX; i++) {
+		struct sd_worker *w = &sd_pool.workers[i];
+
+		if (!w->running)
+			continue;
+		atomic_store(&w->sleeping, 1);
+		sd_worker_wake_slow(w);
+		pthread_join(w->thread, NULL);
+		w->running = false;
+		free(w->queues);
+		w->queues = NULL;
+		w->nqueues = 0;
+		w->cap = 0;
+	}
+}

@@ -1,0 +1,159 @@
+/*
+ * workers_priv.h - the asynchronous cpu engine ("workers"): DMA copies run
+ * on library threads while the program's thread goes on, and
+ * doca_pe_progress only collects completions, as with a card's DMA engine.
+ *
+ * Shape (one concept per file):
+ *   workers_queue.c  one queue per started DMA context: a single-producer,
+ *                    single-consumer submission ring filled by the
+ *                    program's thread and a completion counter published by
+ *                    the worker that serves the queue; the engine's ops
+ *   workers_pool.c   the threads: configuration, CPU placement, the serve
+ *                    loop, spinning and sleeping on a futex, fork and exit
+ *   workers_chaos.c  the optional completion delay (SOFTDOCA_DMA_CHAOS)
+ *
+ * Ownership of a queue's memory, so that no lock is needed per task:
+ *   - the program's thread writes ring entries, `tail` and its own cursor
+ *     fields; it reads `done` and the per-slot failure words;
+ *   - the worker reads ring entries up to `tail`, copies, writes the
+ *     failure word of a failed slot, then publishes `done` (release);
+ *   - the hot fields of each side sit on their own cache lines.
+ */
+#ifndef SD_WORKERS_PRIV_H
+#define SD_WORKERS_PRIV_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sd_engine.h"
+
+#define SD_WORKERS_MAX 64u
+#define SD_CACHE_LINE 64
+
+/* What a ring entry describes. */
+enum sd_wq_kind {
+	SD_WQ_ONE = 0, /* one local range into one local range: addresses in the entry */
+	SD_WQ_JOB = 1, /* any other copy: its segments are in the queue's arena */
+};
+
+/* One submitted copy: 32 bytes, two to a cache line. */
+struct sd_wq_entry {
+	union {
+		struct {
+			uint8_t *dst;
+			const uint8_t *src;
+		} one;
+		struct {
+			uint32_t first; /* arena index of the first source segment */
+			uint32_t nsrc;  /* then nsrc sources and ndst destinations */
+			uint32_t ndst;
+		} job;
+	} u;
+	uint64_t total;
+	uint32_t slot;
+	uint32_t kind; /* enum sd_wq_kind */
+};
+
+struct sd_worker;
+
+struct sd_engine_queue {
+	/* ---- written by the program's thread, read by the worker ---- */
+	_Alignas(SD_CACHE_LINE) _Atomic uint64_t tail; /* entries published */
+
+	/* ---- written by the worker, read by the program's thread ---- */
+	_Alignas(SD_CACHE_LINE) _Atomic uint64_t done; /* entries finished (copied or skipped) */
+
+	/* ---- the program's thread only ---- */
+	_Alignas(SD_CACHE_LINE) uint64_t next; /* next entry to write (tail once published) */
+	uint64_t done_seen;                    /* last value of `done` read */
+	uint64_t *slot_pos;                    /* ring position of each slot's latest copy */
+	uint64_t *slot_arena_end;              /* arena position after each slot's segments */
+	uint64_t arena_next;                   /* arena allocation cursor */
+	uint64_t arena_free;                   /* arena segments before this are free again */
+	uint32_t misses;                       /* polls of an unfinished copy since the last yield */
+
+	/* ---- the worker only ---- */
+	_Alignas(SD_CACHE_LINE) uint64_t head; /* next entry to copy */
+	uint64_t copied;                       /* entries copied, not all published (chaos) */
+	uint64_t *ready_at;                    /* chaos: per ring position, when it may complete */
+	uint64_t chaos_state;                  /* chaos: the queue's random sequence */
+	uint64_t chaos_last;                   /* chaos: when the latest copied entry completes */
+
+	/* ---- written rarely, read by both ---- */
+	_Alignas(SD_CACHE_LINE) struct sd_wq_entry *ring;
+	uint64_t mask;              /* ring capacity - 1 (a power of two >= depth) */
+	struct sd_seg *arena;       /* segments of SD_WQ_JOB entries */
+	uint32_t arena_cap;
+	uint32_t depth;
+	_Atomic int32_t *fail;      /* per slot: DOCA_SUCCESS or the failed copy's error */
+	_Atomic uint32_t flushing;  /* the context left RUNNING: skip the remaining copies */
+	struct sd_worker *worker;   /* the thread serving this queue */
+	uint32_t chaos_max_ns;      /* 0: completions are published at once */
+
+	/* ---- arming (doca_pe_request_notification), behind a tiny lock ---- */
+	_Alignas(SD_CACHE_LINE) _Atomic uint32_t armed; /* read by the worker after each publish */
+	atomic_flag arm_lock;
+	uint64_t arm_pos;      /* wake once `done` passes this entry */
+	uint32_t arm_holds;    /* wake calls owed (one per arm) */
+	void (*arm_wake)(void *arg);
+	void *arm_arg;
+};
+
+/* One worker thread. */
+struct sd_worker {
+	/* The futex word the thread sleeps on, and whether it sleeps. */
+	_Alignas(SD_CACHE_LINE) _Atomic uint32_t sleeping;
+	_Atomic uint32_t futex;
+	/* The queues it serves: changed under `lock`, published by `gen`. */
+	_Alignas(SD_CACHE_LINE) pthread_mutex_t lock;
+	struct sd_engine_queue **queues;
+	uint32_t nqueues, cap;
+	_Atomic uint32_t gen;     /* bumped by every change of `queues` */
+	_Atomic uint32_t ack_gen; /* the generation the thread serves now */
+	/* The thread. */
+	pthread_t thread;
+	bool running;
+	int cpu;                  /* pinned CPU, or -1 for the process's start-up CPU set */
+	unsigned index;
+};
+
+/* workers_pool.c */
+/* Attach `q` to a worker (starting threads as needed); false with a reason when none can run. */
+bool sd_workers_attach(struct sd_engine_queue *q, const struct sd_device *node, char *why, size_t why_len);
+void sd_workers_detach(struct sd_engine_queue *q);
+void sd_worker_wake_slow(struct sd_worker *w);
+
+/* The worker may sleep: wake it (a relaxed look first; the exchange makes one waker pay). */
+static inline void sd_worker_nudge(struct sd_worker *w)
+{
+	if (atomic_load_explicit(&w->sleeping, memory_order_relaxed) != 0)
+		sd_worker_wake_slow(w);
+}
+
+/* The same, ordered after the caller's earlier stores (no missed sleep). */
+static inline void sd_worker_nudge_strict(struct sd_worker *w)
+{
+	atomic_thread_fence(memory_order_seq_cst);
+	sd_worker_nudge(w);
+}
+
+/*
+ * workers_queue.c: copy what `q` holds.  Returns 0 when there was nothing
+ * to do, else 1 + the bytes copied (so a pass that only published delayed
+ * completions counts as work too).
+ */
+uint64_t sd_wq_serve(struct sd_engine_queue *q);
+/* Entries of `q` waiting for the worker (published but not finished). */
+bool sd_wq_has_work(const struct sd_engine_queue *q);
+
+/* workers_chaos.c */
+uint32_t sd_chaos_max_ns(void);
+uint64_t sd_chaos_seed(void);
+uint64_t sd_chaos_delay_ns(uint64_t *state, uint32_t max_ns);
+uint64_t sd_workers_now_ns(void);
+
+
+
+#endif /* SD_WORKERS_PRIV_H */

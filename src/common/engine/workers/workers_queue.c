@@ -1,0 +1,451 @@
+/*
+ * workers_queue.c - the queue of one started DMA context on the
+ * asynchronous cpu engine, and the engine's ops (struct sd_engine_async).
+ *
+ * The program's thread (the one that progresses the context's PE) is the
+ * only producer and the queue's worker the only consumer:
+ *
+ *   start    write the entry at `next`, publish `tail` (release), nudge the
+ *            worker if it sleeps: a store and a load, no system call while
+ *            the worker is awake;
+ *   serve    (worker) copy the entries up to `tail`, then publish `done`
+ *            once for the batch (per entry for big copies), and wake an
+ *            armed PE;
+ *   poll     (program) a slot is finished once `done` has passed its
+ *            entry; `done` is re-read only when the cached value is behind.
+ *
+ * Copies finish in ring order, so "finished" is one counter and a failed
+ * copy leaves its error in the slot's failure word.  A copy that is not one
+ * local range into one local range keeps its segments in a FIFO arena; the
+ * arena is sized so that it never runs short in practice, and if it does
+ * the copy runs on the program's thread and its entry only carries the
+ * outcome, so nothing is refused and nothing is allocated per task.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../engine_priv.h"
+#include "sd_debug.h"
+#include "workers_priv.h"
+
+/* Copies at least this big publish their completion on their own. */
+#define SD_WQ_PUBLISH_BYTES (16u << 10)
+/* A worker publishes at least this often while it drains a long batch. */
+#define SD_WQ_BATCH 64u
+/* Arena segments per task slot, and the floor: two full 128-element lists, twice. */
+#define SD_WQ_ARENA_PER_SLOT 4u
+#define SD_WQ_ARENA_MIN 1024u
+#define SD_WQ_ARENA_MAX (1u << 20)
+
+/* An entry whose outcome the program's thread already knows (arena full). */
+#define SD_WQ_DONE 2u
+
+static inline void sd_wq_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/* ---- arming: a tiny lock, taken only when a PE is armed ---- */
+
+static void sd_wq_arm_lock(struct sd_engine_queue *q)
+{
+	while (atomic_flag_test_and_set_explicit(&q->arm_lock, memory_order_acquire))
+		sd_wq_relax();
+}
+
+static void sd_wq_arm_unlock(struct sd_engine_queue *q)
+{
+	atomic_flag_clear_explicit(&q->arm_lock, memory_order_release);
+}
+
+/* `done` has passed the armed entry: pay the wake calls owed (either thread). */
+static void sd_wq_fire(struct sd_engine_queue *q)
+{
+	void (*wake)(void *arg) = NULL;
+	void *arg = NULL;
+	uint32_t holds = 0;
+
+	sd_wq_arm_lock(q);
+	if (atomic_load_explicit(&q->armed, memory_order_relaxed) != 0 &&
+	    atomic_load_explicit(&q->done, memory_order_acquire) > q->arm_pos) {
+		holds = q->arm_holds;
+		wake = q->arm_wake;
+		arg = q->arm_arg;
+		q->arm_holds = 0;
+		atomic_store_explicit(&q->armed, 0, memory_order_relaxed);
+	}
+	sd_wq_arm_unlock(q);
+	while (holds-- != 0)
+		wake(arg);
+}
+
+/* ---- the worker's side ---- */
+
+static doca_error_t sd_wq_run(const struct sd_engine_queue *q, const struct sd_wq_entry *e)
+{
+	struct sd_copy_job job;
+
+	switch (e->kind) {
+	case SD_WQ_ONE:
+		memmove(e->u.one.dst, e->u.one.src, (size_t)e->total);
+		return DOCA_SUCCESS;
+	case SD_WQ_JOB:
+		job.src = &q->arena[e->u.job.first];
+		job.nsrc = e->u.job.nsrc;
+		job.dst = &q->arena[e->u.job.first + e->u.job.nsrc];
+		job.ndst = e->u.job.ndst;
+		job.total = e->total;
+		return sd_cpu_engine.copy(&job);
+	default:
+		return DOCA_SUCCESS; /* SD_WQ_DONE: the outcome is already in the slot */
+	}
+}
+
+/* Make `n` entries visible as finished, then wake an armed PE. */
+static void sd_wq_publish(struct sd_engine_queue *q, uint64_t n)
+{
+	atomic_store_explicit(&q->done, n, memory_order_release);
+	/* Pairs with the fence in sd_wq_arm: one of the two sees the other. */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(&q->armed, memory_order_relaxed) != 0)
+		sd_wq_fire(q);
+}
+
+/* Chaos: publish the copied entries whose delay has passed. */
+static void sd_wq_publish_due(struct sd_engine_queue *q, uint64_t now_ns)
+{
+	uint64_t n = q->copied;
+
+	while (n != q->head && q->ready_at[n & q->mask] <= now_ns)
+		n++;
+	if (n != q->copied) {
+		q->copied = n;
+		sd_wq_publish(q, n);
+	}
+}
+
+uint64_t sd_wq_serve(struct sd_engine_queue *q)
+{
+	uint64_t head = q->head;
+	uint64_t tail = atomic_load_explicit(&q->tail, memory_order_acquire);
+	uint64_t trace_t0 = 0;
+	uint64_t bytes = 0;
+
+	if (head == tail) {
+		if (q->copied == head)
+			return 0;
+		sd_wq_publish_due(q, sd_workers_now_ns()); /* chaos: delayed completions are pending */
+		return 1;
+	}
+	if (tail - head > SD_WQ_BATCH)
+		tail = head + SD_WQ_BATCH;
+	if (priv_doca_trace_enabled())
+		trace_t0 = priv_doca_trace_now_ns(); /* SOFTDOCA_TRACE: one span per batch on the worker's track */
+	while (head != tail) {
+		const struct sd_wq_entry *e = &q->ring[head & q->mask];
+		/* A context that stopped flushes what it has not reported: skip the copies not made yet. */
+		bool flushing = atomic_load_explicit(&q->flushing, memory_order_relaxed) != 0;
+		doca_error_t err = flushing ? DOCA_SUCCESS : sd_wq_run(q, e);
+
+		if (err != DOCA_SUCCESS)
+			atomic_store_explicit(&q->fail[e->slot], (int32_t)err, memory_order_relaxed);
+		bytes += e->total;
+		if (q->chaos_max_ns != 0) {
+			uint64_t now = sd_workers_now_ns();
+			uint64_t after = now > q->chaos_last ? now : q->chaos_last;
+
+			/* Late by up to the maximum after both its copy and the previous completion. */
+			q->chaos_last = after + sd_chaos_delay_ns(&q->chaos_state, q->chaos_max_ns);
+			q->ready_at[head & q->mask] = q->chaos_last;
+			head++;
+			continue;
+		}
+		head++;
+		if (e->total >= SD_WQ_PUBLISH_BYTES && head != tail) {
+			q->copied = head;
+			sd_wq_publish(q, head);
+		}
+	}
+	q->head = head;
+	if (trace_t0 != 0)
+		priv_doca_trace_worker_span(q->worker->index, "copies", trace_t0, priv_doca_trace_now_ns());
+	if (q->chaos_max_ns != 0) {
+		sd_wq_publish_due(q, sd_workers_now_ns());
+		return bytes + 1;
+	}
+	q->copied = head;
+	sd_wq_publish(q, head);
+	return bytes + 1;
+}
+
+bool sd_wq_has_work(const struct sd_engine_queue *q)
+{
+	return q->copied != atomic_load_explicit(&q->tail, memory_order_acquire);
+}
+
+/* ---- the program's side ---- */
+
+/*
+ * Room for `n` consecutive segments in the arena; false when the arena is
+ * short.  Positions only grow; an allocation that would wrap skips the
+ * rest of the arena.
+ */
+static bool sd_wq_arena_take(struct sd_engine_queue *q, uint32_t n, uint32_t *first)
+{
+	uint64_t pos = q->arena_next;
+	uint64_t idx = pos % q->arena_cap;
+
+	if (idx + n > q->arena_cap)
+		pos += q->arena_cap - idx;
+	if (pos + n - q->arena_free > q->arena_cap)
+		return false;
+	*first = (uint32_t)(pos % q->arena_cap);
+	q->arena_next = pos + n;
+	return true;
+}
+
+/* Publish the entry at `next` for the worker. */
+static inline void sd_wq_push(struct sd_engine_queue *q, uint32_t slot)
+{
+	uint64_t pos = q->next;
+
+	q->slot_pos[slot] = pos;
+	q->next = pos + 1;
+	atomic_store_explicit(&q->tail, pos + 1, memory_order_release);
+	sd_worker_nudge(q->worker);
+}
+
+static doca_error_t sd_wq_start_one(struct sd_engine_queue *q, uint32_t slot, uint8_t *dst, const uint8_t *src,
+				    size_t len)
+{
+	struct sd_wq_entry *e = &q->ring[q->next & q->mask];
+
+	e->u.one.dst = dst;
+	e->u.one.src = src;
+	e->total = len;
+	e->slot = slot;
+	e->kind = SD_WQ_ONE;
+	q->slot_arena_end[slot] = 0;
+	sd_wq_push(q, slot);
+	return DOCA_SUCCESS;
+}
+
+static bool sd_wq_job_is_one(const struct sd_copy_job *job)
+{
+	return job->nsrc == 1 && job->ndst == 1 && job->src[0].mmap == NULL && job->dst[0].mmap == NULL &&
+	       job->total <= job->src[0].len && job->total <= job->dst[0].len;
+}
+
+static doca_error_t sd_wq_start(struct sd_engine_queue *q, uint32_t slot, const struct sd_copy_job *job)
+{
+	struct sd_wq_entry *e = &q->ring[q->next & q->mask];
+	uint32_t nseg = job->nsrc + job->ndst;
+	uint32_t first;
+
+	if (sd_wq_job_is_one(job))
+		return sd_wq_start_one(q, slot, job->dst[0].addr, job->src[0].addr, (size_t)job->total);
+	e->total = job->total;
+	e->slot = slot;
+	if (sd_wq_arena_take(q, nseg, &first)) {
+		memcpy(&q->arena[first], job->src, job->nsrc * sizeof(*job->src));
+		memcpy(&q->arena[first + job->nsrc], job->dst, job->ndst * sizeof(*job->dst));
+		e->u.job.first = first;
+		e->u.job.nsrc = job->nsrc;
+		e->u.job.ndst = job->ndst;
+		e->kind = SD_WQ_JOB;
+		q->slot_arena_end[slot] = q->arena_next;
+	} else {
+		/* No room for the segments: copy here; the entry carries the outcome in order. */
+		doca_error_t err = sd_cpu_engine.copy(job);
+
+		atomic_store_explicit(&q->fail[slot], (int32_t)err, memory_order_relaxed);
+		e->kind = SD_WQ_DONE;
+		q->slot_arena_end[slot] = 0;
+	}
+	sd_wq_push(q, slot);
+	return DOCA_SUCCESS;
+}
+
+/* The slot's copy is finished: take its outcome and free its segments. */
+static doca_error_t sd_wq_take_outcome(struct sd_engine_queue *q, uint32_t slot)
+{
+	int32_t fail = atomic_load_explicit(&q->fail[slot], memory_order_relaxed);
+
+	if (fail != 0)
+		atomic_store_explicit(&q->fail[slot], 0, memory_order_relaxed);
+	if (q->slot_arena_end[slot] > q->arena_free)
+		q->arena_free = q->slot_arena_end[slot];
+	return (doca_error_t)fail;
+}
+
+/* Has `done` passed `pos`?  Reads the shared counter only when the cached one is behind. */
+static inline bool sd_wq_passed(struct sd_engine_queue *q, uint64_t pos)
+{
+	if (pos < q->done_seen)
+		return true;
+	q->done_seen = atomic_load_explicit(&q->done, memory_order_acquire);
+	return pos < q->done_seen;
+}
+
+/*
+ * Looks at an unfinished copy before the program's thread gives its CPU
+ * away once: where the worker shares that CPU (a one-CPU container, a busy
+ * machine) a program spinning in doca_pe_progress would otherwise keep the
+ * worker from running until the scheduler preempts it.  Where the worker
+ * has a CPU of its own the yield returns at once; the program only gets here
+ * when it is waiting anyway.
+ */
+#define SD_WQ_MISSES_BEFORE_YIELD 256u
+
+static bool sd_wq_poll(struct sd_engine_queue *q, uint32_t slot, doca_error_t *status)
+{
+	if (!sd_wq_passed(q, q->slot_pos[slot])) {
+		/* The program waits on this copy: make sure its worker is not asleep. */
+		sd_worker_nudge_strict(q->worker);
+		if (++q->misses == SD_WQ_MISSES_BEFORE_YIELD) {
+			q->misses = 0;
+			sched_yield();
+		}
+		return false;
+	}
+	q->misses = 0;
+	*status = sd_wq_take_outcome(q, slot);
+	return true;
+}
+
+static void sd_wq_wait(struct sd_engine_queue *q, uint32_t slot)
+{
+	uint64_t pos = q->slot_pos[slot];
+
+	/* The context left RUNNING: what is still queued will be flushed, so skip its copies. */
+	atomic_store_explicit(&q->flushing, 1, memory_order_relaxed);
+	while (!sd_wq_passed(q, pos)) {
+		sd_worker_nudge_strict(q->worker);
+		sched_yield();
+	}
+	(void)sd_wq_take_outcome(q, slot);
+}
+
+static bool sd_wq_arm(struct sd_engine_queue *q, uint32_t slot, void (*wake)(void *arg), void *arg)
+{
+	uint64_t pos = q->slot_pos[slot];
+
+	sd_wq_arm_lock(q);
+	if (q->arm_holds == 0 || pos < q->arm_pos)
+		q->arm_pos = pos;
+	q->arm_holds++;
+	q->arm_wake = wake;
+	q->arm_arg = arg;
+	atomic_store_explicit(&q->armed, 1, memory_order_relaxed);
+	sd_wq_arm_unlock(q);
+	/* Pairs with the fence in sd_wq_publish. */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(&q->done, memory_order_acquire) > pos)
+		sd_wq_fire(q); /* finished meanwhile: the worker may not have seen the arm */
+	else
+		sd_worker_nudge(q->worker);
+	return true;
+}
+
+/* ---- opening and closing ---- */
+
+static uint32_t sd_wq_arena_size(uint32_t depth)
+{
+	uint64_t n = (uint64_t)depth * SD_WQ_ARENA_PER_SLOT;
+
+	if (n < SD_WQ_ARENA_MIN)
+		return SD_WQ_ARENA_MIN;
+	return n > SD_WQ_ARENA_MAX ? SD_WQ_ARENA_MAX : (uint32_t)n;
+}
+
+static void sd_wq_free(struct sd_engine_queue *q)
+{
+	free(q->ring);
+	free(q->slot_pos);
+	free(q->slot_arena_end);
+	free(q->arena);
+	free((void *)q->fail);
+	free(q->ready_at);
+	free(q);
+}
+
+static bool sd_wq_alloc_parts(struct sd_engine_queue *q, uint32_t depth)
+{
+	uint64_t cap = 1;
+
+	while (cap < depth)
+		cap <<= 1;
+	q->mask = cap - 1;
+	q->depth = depth;
+	q->arena_cap = sd_wq_arena_size(depth);
+	q->ring = calloc(cap, sizeof(*q->ring));
+	q->slot_pos = calloc(depth, sizeof(*q->slot_pos));
+	q->slot_arena_end = calloc(depth, sizeof(*q->slot_arena_end));
+	q->arena = calloc(q->arena_cap, sizeof(*q->arena));
+	q->fail = calloc(depth, sizeof(*q->fail));
+	q->chaos_max_ns = sd_chaos_max_ns();
+	if (q->chaos_max_ns != 0)
+		q->ready_at = calloc(cap, sizeof(*q->ready_at));
+	return q->ring != NULL && q->slot_pos != NULL && q->slot_arena_end != NULL && q->arena != NULL &&
+	       q->fail != NULL && (q->chaos_max_ns == 0 || q->ready_at != NULL);
+}
+
+static doca_error_t sd_wq_open(const struct sd_device *node, uint32_t depth, struct sd_engine_queue **out, char *why,
+			       size_t why_len)
+{
+	static _Atomic uint64_t opened;
+	struct sd_engine_queue *q;
+
+	if (depth == 0)
+		depth = 1;
+	q = aligned_alloc(SD_CACHE_LINE, (sizeof(*q) + SD_CACHE_LINE - 1) / SD_CACHE_LINE * SD_CACHE_LINE);
+	if (q == NULL) {
+		snprintf(why, why_len, "out of memory for a worker queue");
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	memset(q, 0, sizeof(*q));
+	atomic_flag_clear(&q->arm_lock);
+	if (!sd_wq_alloc_parts(q, depth)) {
+		sd_wq_free(q);
+		snprintf(why, why_len, "out of memory for a worker queue of %u task slots", depth);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	/* Each queue draws its own chaos sequence from the seed, in opening order. */
+	q->chaos_state = sd_chaos_seed() + 0x9e3779b97f4a7c15ull * (atomic_fetch_add(&opened, 1) + 1);
+	if (!sd_workers_attach(q, node, why, why_len)) {
+		sd_wq_free(q);
+		return DOCA_ERROR_OPERATING_SYSTEM;
+	}
+	*out = q;
+	return DOCA_SUCCESS;
+}
+
+static void sd_wq_close(struct sd_engine_queue *q)
+{
+	if (q == NULL)
+		return;
+	sd_workers_detach(q); /* returns once the worker no longer looks at q */
+	sd_wq_free(q);
+}
+
+static const struct sd_engine_async sd_workers_async = {
+	.queue_open = sd_wq_open,
+	.queue_close = sd_wq_close,
+	.start = sd_wq_start,
+	.start_one = sd_wq_start_one,
+	.poll = sd_wq_poll,
+	.wait = sd_wq_wait,
+	.arm = sd_wq_arm,
+};
+
+const struct sd_engine sd_workers_engine = {
+	.name = "workers",
+	.copy = NULL, /* every copy goes through the queues */
+	.async = &sd_workers_async,
+};

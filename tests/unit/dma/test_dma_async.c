@@ -1,0 +1,571 @@
+/*
+ * test_dma_async.c - what an asynchronous engine must keep, and what the
+ * worker engine adds.
+ *
+ * Group "any" (no argument) runs on every engine (the meson setups
+ * `default` and `workers`): appends of several tasks in flight into one
+ * destination, the refusal of a task that no longer fits, stopping under
+ * load, and the notification handle.  The other groups run with the
+ * environment their meson test gives them:
+ *   workers   SOFTDOCA_DMA_WORKERS=1: copies happen without the program's
+ *             thread, on a thread named sd-dma-w0; a child of fork() gets
+ *             workers of its own
+ *   topology  a topology whose devices choose dma_workers = 1 and 0, with
+ *             SOFTDOCA_DMA_WORKERS=3 in the environment (the file wins)
+ *   pinned    SOFTDOCA_DMA_WORKER_CPUS=0 pins the worker to CPU 0
+ *   chaos     SOFTDOCA_DMA_CHAOS=delay=3ms,seed=5: completions are late,
+ *             contexts interleave, each context keeps its order
+ *   bad       malformed values warn once each and leave defaults in place
+ *   bad-chaos a malformed SOFTDOCA_DMA_CHAOS warns and leaves chaos off
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "dma_fixture.h"
+
+#define BIG (1u << 20)
+
+static uint8_t src_mem[8 * BIG];
+static uint8_t dst_mem[8 * BIG];
+
+struct env {
+	struct fx f;
+	struct doca_mmap *ms, *md;
+};
+
+static bool env_setup_on(struct env *e, uint32_t dev_index, uint32_t ntasks)
+{
+	memset(e, 0, sizeof(*e));
+	fx_reset_events();
+	if (!fx_open_dev(&e->f, dev_index) || doca_pe_create(&e->f.pe) != DOCA_SUCCESS ||
+	    doca_dma_create(e->f.dev, &e->f.dma) != DOCA_SUCCESS)
+		return false;
+	e->f.ctx = doca_dma_as_ctx(e->f.dma);
+	if (doca_ctx_set_state_changed_cb(e->f.ctx, fx_state_cb) != DOCA_SUCCESS ||
+	    doca_pe_connect_ctx(e->f.pe, e->f.ctx) != DOCA_SUCCESS ||
+	    doca_dma_task_memcpy_set_conf(e->f.dma, fx_success_cb, fx_error_cb, ntasks) != DOCA_SUCCESS ||
+	    doca_buf_inventory_create(1024, &e->f.inv) != DOCA_SUCCESS ||
+	    doca_buf_inventory_start(e->f.inv) != DOCA_SUCCESS)
+		return false;
+	e->ms = fx_mmap(e->f.dev, src_mem, sizeof(src_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	e->md = fx_mmap(e->f.dev, dst_mem, sizeof(dst_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	return e->ms != NULL && e->md != NULL && fx_start(&e->f);
+}
+
+static bool env_setup(struct env *e, uint32_t ntasks)
+{
+	return env_setup_on(e, 0, ntasks);
+}
+
+static void env_teardown(struct env *e)
+{
+	enum doca_ctx_states st = DOCA_CTX_STATE_IDLE;
+
+	if (e->f.ctx != NULL && doca_ctx_get_state(e->f.ctx, &st) == DOCA_SUCCESS && st != DOCA_CTX_STATE_IDLE) {
+		(void)doca_ctx_stop(e->f.ctx);
+		fx_drain(&e->f);
+	}
+	if (e->f.dma != NULL)
+		CHECK_OK(doca_dma_destroy(e->f.dma));
+	e->f.dma = NULL;
+	e->f.ctx = NULL;
+	if (e->ms != NULL)
+		CHECK_OK(doca_mmap_destroy(e->ms));
+	if (e->md != NULL)
+		CHECK_OK(doca_mmap_destroy(e->md));
+	fx_teardown(&e->f);
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != 0)
+			return false;
+	return true;
+}
+
+static int count_events(enum fx_ev_kind kind)
+{
+	int n = 0;
+
+	for (int i = 0; i < fx_nevents; i++)
+		n += fx_events[i].kind == kind;
+	return n;
+}
+
+/* ---- group "any": every engine ---- */
+
+static void tasks_in_flight_on_one_destination_append_one_after_another(void)
+{
+	struct env e;
+	struct doca_buf *s[8], *d;
+
+	REQUIRE(env_setup(&e, 8));
+	fx_fill(src_mem, 800, 3);
+	memset(dst_mem, 0, 1000);
+	d = fx_buf(&e.f, e.md, dst_mem, 1000, dst_mem, 0);
+	REQUIRE(d != NULL);
+	for (int i = 0; i < 8; i++) {
+		s[i] = fx_buf(&e.f, e.ms, src_mem + 100 * i, 100, src_mem + 100 * i, 100);
+		REQUIRE(s[i] != NULL);
+	}
+	/* All eight are submitted before any is reported. */
+	for (int i = 0; i < 8; i++)
+		CHECK_OK(doca_task_submit(fx_task(&e.f, s[i], d, (uint64_t)i)));
+	fx_drain(&e.f);
+	CHECK_EQ_U64(count_events(FX_EV_SUCCESS), 8);
+	for (int i = 0; i < 8; i++)
+		CHECK(fx_events[1 + i].kind == FX_EV_SUCCESS && fx_events[1 + i].a == (uint64_t)i);
+	CHECK_EQ_U64(fx_data_len(d), 800);
+	CHECK(memcmp(dst_mem, src_mem, 800) == 0);
+	CHECK(all_zero(dst_mem + 800, 200));
+	for (int i = 0; i < 8; i++)
+		fx_put(s[i]);
+	fx_put(d);
+	env_teardown(&e);
+}
+
+static void appends_into_a_destination_list_continue_where_the_previous_task_ended(void)
+{
+	struct env e;
+	struct doca_buf *s[4], *d[3];
+
+	REQUIRE(env_setup(&e, 4));
+	fx_fill(src_mem, 400, 11);
+	memset(dst_mem, 0, 3 * 256);
+	for (int i = 0; i < 3; i++) {
+		d[i] = fx_buf(&e.f, e.md, dst_mem + 256 * i, 150, dst_mem + 256 * i, 0);
+		REQUIRE(d[i] != NULL);
+	}
+	CHECK_OK(doca_buf_chain_list(d[0], d[1]));
+	CHECK_OK(doca_buf_chain_list(d[0], d[2]));
+	for (int i = 0; i < 4; i++) {
+		s[i] = fx_buf(&e.f, e.ms, src_mem + 100 * i, 100, src_mem + 100 * i, 100);
+		REQUIRE(s[i] != NULL);
+		CHECK_OK(doca_task_submit(fx_task(&e.f, s[i], d[0], (uint64_t)i)));
+	}
+	fx_drain(&e.f);
+	CHECK_EQ_U64(count_events(FX_EV_SUCCESS), 4);
+	/* 400 bytes over elements of 150: 150, 150, 100, in submission order. */
+	CHECK_EQ_U64(fx_data_len(d[0]), 150);
+	CHECK_EQ_U64(fx_data_len(d[1]), 150);
+	CHECK_EQ_U64(fx_data_len(d[2]), 100);
+	CHECK(memcmp(dst_mem, src_mem, 150) == 0);
+	CHECK(memcmp(dst_mem + 256, src_mem + 150, 150) == 0);
+	CHECK(memcmp(dst_mem + 512, src_mem + 300, 100) == 0);
+	for (int i = 0; i < 4; i++)
+		fx_put(s[i]);
+	fx_put(d[0]);
+	env_teardown(&e);
+}
+
+static void a_task_that_no_longer_fits_after_those_in_flight_fails_v5(void)
+{
+	struct env e;
+	struct doca_buf *s, *d;
+
+	REQUIRE(env_setup(&e, 3));
+	fx_fill(src_mem, 100, 5);
+	d = fx_buf(&e.f, e.md, dst_mem, 250, dst_mem, 0);
+	s = fx_buf(&e.f, e.ms, src_mem, 100, src_mem, 100);
+	REQUIRE(s != NULL && d != NULL);
+	for (int i = 0; i < 3; i++)
+		CHECK_OK(doca_task_submit(fx_task(&e.f, s, d, (uint64_t)i)));
+	fx_drain(&e.f);
+	/* start, two successes, STOPPING, the third fails V5, IDLE */
+	REQUIRE(fx_nevents == 6);
+	CHECK(fx_events[1].kind == FX_EV_SUCCESS && fx_events[2].kind == FX_EV_SUCCESS);
+	CHECK(fx_events[3].kind == FX_EV_STATE && fx_events[3].b == DOCA_CTX_STATE_STOPPING);
+	CHECK(fx_events[4].kind == FX_EV_ERROR && fx_events[4].a == 2);
+	CHECK_ERR((doca_error_t)fx_events[4].b, DOCA_ERROR_INVALID_VALUE);
+	CHECK_EQ_U64(fx_data_len(d), 200);
+	CHECK(memcmp(dst_mem, src_mem, 100) == 0 && memcmp(dst_mem + 100, src_mem, 100) == 0);
+	fx_put(s);
+	fx_put(d);
+	env_teardown(&e);
+}
+
+static void stopping_under_load_reports_every_task_exactly_once(void)
+{
+	enum { N = 256, SZ = 32 << 10 };
+	struct env e;
+	struct doca_buf *s[N], *d[N];
+	enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
+	doca_error_t stop;
+
+	REQUIRE(env_setup(&e, N));
+	fx_fill(src_mem, (size_t)N * SZ, 9);
+	memset(dst_mem, 0, (size_t)N * SZ);
+	for (int i = 0; i < N; i++) {
+		s[i] = fx_buf(&e.f, e.ms, src_mem + (size_t)i * SZ, SZ, src_mem + (size_t)i * SZ, SZ);
+		d[i] = fx_buf(&e.f, e.md, dst_mem + (size_t)i * SZ, SZ, dst_mem + (size_t)i * SZ, 0);
+		REQUIRE(s[i] != NULL && d[i] != NULL);
+		CHECK_OK(doca_task_submit(fx_task(&e.f, s[i], d[i], (uint64_t)i)));
+	}
+	stop = doca_ctx_stop(e.f.ctx);
+	CHECK(stop == DOCA_ERROR_IN_PROGRESS);
+	fx_drain(&e.f);
+	CHECK_OK(doca_ctx_get_state(e.f.ctx, &st));
+	CHECK(st == DOCA_CTX_STATE_IDLE);
+	CHECK_EQ_U64(count_events(FX_EV_SUCCESS) + count_events(FX_EV_ERROR), N);
+	for (int i = 0; i < fx_nevents; i++) {
+		const struct fx_event *ev = &fx_events[i];
+
+		if (ev->kind == FX_EV_ERROR)
+			CHECK_ERR((doca_error_t)ev->b, DOCA_ERROR_SHUTDOWN);
+		if (ev->kind == FX_EV_SUCCESS) /* a reported copy is complete */
+			CHECK(memcmp(dst_mem + ev->a * SZ, src_mem + ev->a * SZ, SZ) == 0);
+	}
+	for (int i = 0; i < N; i++) {
+		CHECK_EQ_U64(fx_data_len(d[i]), 0); /* flushed: no metadata change (reset by nobody) */
+		fx_put(s[i]);
+		fx_put(d[i]);
+	}
+	env_teardown(&e);
+}
+
+/* Arm the PE, then (or before) submit; the handle must become readable without progress. */
+static void check_wake(bool arm_before_submit)
+{
+	struct env e;
+	struct doca_buf *s, *d;
+	doca_notification_handle_t h;
+	struct epoll_event ev = {.events = EPOLLIN}, out;
+	int ep = epoll_create1(0);
+	int n;
+
+	REQUIRE(ep >= 0);
+	REQUIRE(env_setup(&e, 1));
+	CHECK_OK(doca_pe_set_event_mode(e.f.pe, DOCA_PE_EVENT_MODE_PROGRESS_ALL));
+	CHECK_OK(doca_pe_get_notification_handle(e.f.pe, &h));
+	REQUIRE(epoll_ctl(ep, EPOLL_CTL_ADD, h, &ev) == 0);
+	fx_fill(src_mem, 4 * BIG, 1);
+	s = fx_buf(&e.f, e.ms, src_mem, 4 * BIG, src_mem, 4 * BIG);
+	d = fx_buf(&e.f, e.md, dst_mem, 4 * BIG, dst_mem, 0);
+	REQUIRE(s != NULL && d != NULL);
+	if (arm_before_submit)
+		CHECK_OK(doca_pe_request_notification(e.f.pe));
+	CHECK_OK(doca_task_submit(fx_task(&e.f, s, d, 1)));
+	if (!arm_before_submit)
+		CHECK_OK(doca_pe_request_notification(e.f.pe));
+	n = epoll_wait(ep, &out, 1, 10000);
+	CHECK(n == 1);
+	CHECK_OK(doca_pe_clear_notification(e.f.pe, h));
+	CHECK(sd_progress_one(e.f.pe) == 1);
+	CHECK_EQ_U64(count_events(FX_EV_SUCCESS), 1);
+	CHECK(memcmp(dst_mem, src_mem, 4 * BIG) == 0);
+	close(ep);
+	fx_put(s);
+	fx_put(d);
+	env_teardown(&e);
+}
+
+static void the_handle_wakes_a_pe_armed_before_the_submit(void)
+{
+	check_wake(true);
+}
+
+static void the_handle_wakes_a_pe_armed_after_the_submit(void)
+{
+	check_wake(false);
+}
+
+/* ---- group "workers" ---- */
+
+/* The /proc folder of this process's thread called `name` into `dir`; false when there is none. */
+static bool thread_dir(const char *name, char *dir, size_t len)
+{
+	DIR *tasks = opendir("/proc/self/task");
+	struct dirent *de;
+	bool found = false;
+
+	if (tasks == NULL)
+		return false;
+	while (!found && (de = readdir(tasks)) != NULL) {
+		char path[300], comm[64] = "";
+		FILE *f;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
+		f = fopen(path, "r");
+		if (f == NULL)
+			continue;
+		if (fgets(comm, sizeof(comm), f) != NULL && strncmp(comm, name, strlen(name)) == 0 &&
+		    comm[strlen(name)] == '\n') {
+			snprintf(dir, len, "/proc/self/task/%s", de->d_name);
+			found = true;
+		}
+		fclose(f);
+	}
+	closedir(tasks);
+	return found;
+}
+
+static bool thread_named(const char *name)
+{
+	char dir[300];
+
+	return thread_dir(name, dir, sizeof(dir));
+}
+
+/*
+ * Submit a 4 MiB copy and wait, WITHOUT progress, for its bytes; true when
+ * they came (within 10 s, or 0.3 s where the copy is expected to wait for
+ * progress).
+ */
+static bool copy_lands_without_progress_within(struct env *e, uint8_t seed, double wait_s)
+{
+	struct doca_buf *s, *d;
+	double deadline = sd_progress_now() + wait_s;
+	bool landed = false;
+
+	fx_fill(src_mem, 4 * BIG, seed);
+	memset(dst_mem, 0, 4 * BIG);
+	s = fx_buf(&e->f, e->ms, src_mem, 4 * BIG, src_mem, 4 * BIG);
+	d = fx_buf(&e->f, e->md, dst_mem, 4 * BIG, dst_mem, 0);
+	if (s == NULL || d == NULL || doca_task_submit(fx_task(&e->f, s, d, seed)) != DOCA_SUCCESS)
+		return false;
+	while (!landed && sd_progress_now() < deadline) {
+		landed = memcmp(dst_mem + 4 * BIG - 64, src_mem + 4 * BIG - 64, 64) == 0;
+		usleep(200);
+	}
+	/* data_len changes only when the task is reported, on this thread. */
+	CHECK_EQ_U64(fx_data_len(d), 0);
+	CHECK(sd_progress_one(e->f.pe) == 1);
+	CHECK_EQ_U64(fx_data_len(d), 4 * BIG);
+	CHECK(memcmp(dst_mem, src_mem, 4 * BIG) == 0);
+	fx_put(s);
+	fx_put(d);
+	return landed;
+}
+
+static bool copy_lands_without_progress(struct env *e, uint8_t seed)
+{
+	return copy_lands_without_progress_within(e, seed, 10);
+}
+
+static bool copy_waits_for_progress(struct env *e, uint8_t seed)
+{
+	return !copy_lands_without_progress_within(e, seed, 0.3);
+}
+
+static void copies_run_on_a_library_thread_while_the_program_waits(void)
+{
+	struct env e;
+
+	REQUIRE(env_setup(&e, 4));
+	CHECK(copy_lands_without_progress(&e, 21));
+	CHECK(thread_named("sd-dma-w0"));
+	env_teardown(&e);
+}
+
+static void a_child_of_fork_gets_workers_of_its_own(void)
+{
+	struct env e;
+	pid_t pid;
+	int status = 0;
+
+	REQUIRE(env_setup(&e, 4));
+	CHECK(copy_lands_without_progress(&e, 31)); /* the parent's worker is running */
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct env c;
+		bool ok = env_setup(&c, 4) && copy_lands_without_progress(&c, 41) && sd_test_case_failed == 0;
+
+		_exit(ok ? 0 : 1);
+	}
+	REQUIRE(waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(copy_lands_without_progress(&e, 51)); /* and the parent's still is */
+	env_teardown(&e);
+}
+
+/* ---- group "topology" ---- */
+
+static void the_topology_chooses_workers_per_device(void)
+{
+	struct env dpu, host;
+
+	/* index 0: 0000:03:00.0 (dma_workers = 1), index 1: 0000:b1:00.0 (dma_workers = 0) */
+	REQUIRE(env_setup_on(&dpu, 0, 4));
+	CHECK(copy_lands_without_progress(&dpu, 61));
+	env_teardown(&dpu);
+	REQUIRE(env_setup_on(&host, 1, 4));
+	CHECK(copy_waits_for_progress(&host, 71)); /* inline: nothing moves until progress */
+	env_teardown(&host);
+	/* SOFTDOCA_DMA_WORKERS=3 applied to neither device: one worker thread only. */
+	CHECK(thread_named("sd-dma-w0"));
+	CHECK(!thread_named("sd-dma-w1"));
+}
+
+/* ---- group "pinned" ---- */
+
+static void worker_cpus_pin_the_worker_threads(void)
+{
+	struct env e;
+	char dir[300], path[320], line[256];
+	bool pinned = false;
+	FILE *f;
+
+	REQUIRE(env_setup(&e, 4));
+	CHECK(copy_lands_without_progress(&e, 81));
+	REQUIRE(thread_dir("sd-dma-w0", dir, sizeof(dir)));
+	snprintf(path, sizeof(path), "%s/status", dir);
+	f = fopen(path, "r");
+	REQUIRE(f != NULL);
+	while (fgets(line, sizeof(line), f) != NULL)
+		if (strncmp(line, "Cpus_allowed_list:", 18) == 0)
+			pinned = strcmp(line + 18 + strspn(line + 18, " \t"), "0\n") == 0;
+	fclose(f);
+	CHECK(pinned);
+	env_teardown(&e);
+}
+
+/* ---- group "chaos" ---- */
+
+#define CHAOS_TASKS 24
+
+static int chaos_order[2 * CHAOS_TASKS];
+static int chaos_n;
+
+static void chaos_done(struct doca_dma_task_memcpy *task, union doca_data task_ud, union doca_data ctx_ud)
+{
+	(void)ctx_ud;
+	if (chaos_n < 2 * CHAOS_TASKS)
+		chaos_order[chaos_n++] = (int)task_ud.u64;
+	doca_task_free(doca_dma_task_memcpy_as_task(task));
+}
+
+static void chaos_failed(struct doca_dma_task_memcpy *task, union doca_data task_ud, union doca_data ctx_ud)
+{
+	(void)ctx_ud;
+	(void)task_ud;
+	chaos_n = 1000; /* no task may fail */
+	doca_task_free(doca_dma_task_memcpy_as_task(task));
+}
+
+static void delayed_completions_keep_each_contexts_order(void)
+{
+	struct env e;
+	struct doca_dma *dma2 = NULL;
+	struct doca_buf *s[2 * CHAOS_TASKS], *d[2 * CHAOS_TASKS];
+	int next[2] = {0, 0};
+	bool alternating = true;
+	double t0;
+
+	chaos_n = 0;
+	REQUIRE(env_setup(&e, CHAOS_TASKS));
+	CHECK_OK(doca_ctx_stop(e.f.ctx));
+	CHECK_OK(doca_dma_task_memcpy_set_conf(e.f.dma, chaos_done, chaos_failed, CHAOS_TASKS));
+	REQUIRE(fx_start(&e.f));
+	REQUIRE(doca_dma_create(e.f.dev, &dma2) == DOCA_SUCCESS);
+	CHECK_OK(doca_pe_connect_ctx(e.f.pe, doca_dma_as_ctx(dma2)));
+	CHECK_OK(doca_dma_task_memcpy_set_conf(dma2, chaos_done, chaos_failed, CHAOS_TASKS));
+	CHECK_OK(doca_ctx_start(doca_dma_as_ctx(dma2)));
+	fx_fill(src_mem, 2 * CHAOS_TASKS * 64, 2);
+	t0 = sd_progress_now();
+	/* Alternate between the contexts: task 2k on the first, 2k + 1 on the second. */
+	for (int i = 0; i < 2 * CHAOS_TASKS; i++) {
+		struct doca_dma_task_memcpy *t = NULL;
+		union doca_data ud = {.u64 = (uint64_t)i};
+
+		s[i] = fx_buf(&e.f, e.ms, src_mem + 64 * i, 64, src_mem + 64 * i, 64);
+		d[i] = fx_buf(&e.f, e.md, dst_mem + 64 * i, 64, dst_mem + 64 * i, 0);
+		REQUIRE(s[i] != NULL && d[i] != NULL);
+		REQUIRE(doca_dma_task_memcpy_alloc_init(i % 2 == 0 ? e.f.dma : dma2, s[i], d[i], ud, &t) ==
+			DOCA_SUCCESS);
+		CHECK_OK(doca_task_submit(doca_dma_task_memcpy_as_task(t)));
+	}
+	while (chaos_n < 2 * CHAOS_TASKS && sd_progress_now() - t0 < 20)
+		(void)doca_pe_progress(e.f.pe);
+	REQUIRE(chaos_n == 2 * CHAOS_TASKS);
+	/* Delays of up to 3 ms each, in order per context: the last one comes well after 3 ms. */
+	CHECK(sd_progress_now() - t0 > 0.003);
+	for (int i = 0; i < 2 * CHAOS_TASKS; i++) {
+		int k = chaos_order[i] % 2;
+
+		CHECK_EQ_U64(chaos_order[i], 2 * next[k] + k); /* each context in its own order */
+		next[k]++;
+		if (i > 0 && chaos_order[i] % 2 == chaos_order[i - 1] % 2)
+			alternating = false;
+	}
+	CHECK(!alternating); /* the contexts' reports interleave differently from their submits */
+	CHECK(memcmp(dst_mem, src_mem, 2 * CHAOS_TASKS * 64) == 0);
+	for (int i = 0; i < 2 * CHAOS_TASKS; i++) {
+		fx_put(s[i]);
+		fx_put(d[i]);
+	}
+	CHECK_OK(doca_ctx_stop(doca_dma_as_ctx(dma2)));
+	fx_drain(&e.f);
+	CHECK_OK(doca_dma_destroy(dma2));
+	env_teardown(&e);
+}
+
+/* ---- group "bad" ---- */
+
+static void malformed_settings_warn_and_leave_the_defaults(void)
+{
+	struct env e;
+
+	fx_log_capture();
+	fx_log_mark();
+	REQUIRE(env_setup(&e, 4));
+	/* SOFTDOCA_DMA_WORKERS=lots: the copy stays inline (nothing moves before progress). */
+	CHECK(copy_waits_for_progress(&e, 91));
+	env_teardown(&e);
+	CHECK(fx_log_has("SOFTDOCA_DMA_WORKERS=lots is not a number from 0 to 64"));
+	CHECK(fx_log_has("SOFTDOCA_DMA_WORKER_CPUS=first is not a CPU list"));
+}
+
+static void malformed_chaos_warns_and_stays_off(void)
+{
+	struct env e;
+	double t0;
+
+	fx_log_capture();
+	fx_log_mark();
+	REQUIRE(env_setup(&e, 4));
+	t0 = sd_progress_now();
+	CHECK(copy_lands_without_progress(&e, 92));
+	CHECK(sd_progress_now() - t0 < 5); /* not held back by a delay of "forever" */
+	env_teardown(&e);
+	CHECK(fx_log_has("SOFTDOCA_DMA_CHAOS=delay=forever: 'delay=forever' is not delay=TIME"));
+}
+
+int main(int argc, char **argv)
+{
+	const char *group = argc > 1 ? argv[1] : "any";
+
+	if (strcmp(group, "any") == 0) {
+		SD_RUN(tasks_in_flight_on_one_destination_append_one_after_another);
+		SD_RUN(appends_into_a_destination_list_continue_where_the_previous_task_ended);
+		SD_RUN(a_task_that_no_longer_fits_after_those_in_flight_fails_v5);
+		SD_RUN(stopping_under_load_reports_every_task_exactly_once);
+		SD_RUN(the_handle_wakes_a_pe_armed_before_the_submit);
+		SD_RUN(the_handle_wakes_a_pe_armed_after_the_submit);
+	} else if (strcmp(group, "workers") == 0) {
+		SD_RUN(copies_run_on_a_library_thread_while_the_program_waits);
+		SD_RUN(a_child_of_fork_gets_workers_of_its_own);
+	} else if (strcmp(group, "topology") == 0) {
+		SD_RUN(the_topology_chooses_workers_per_device);
+	} else if (strcmp(group, "pinned") == 0) {
+		SD_RUN(worker_cpus_pin_the_worker_threads);
+	} else if (strcmp(group, "chaos") == 0) {
+		SD_RUN(delayed_completions_keep_each_contexts_order);
+	} else if (strcmp(group, "bad") == 0) {
+		SD_RUN(malformed_settings_warn_and_leave_the_defaults);
+	} else if (strcmp(group, "bad-chaos") == 0) {
+		SD_RUN(malformed_chaos_warns_and_stays_off);
+	} else {
+		fprintf(stderr, "unknown group %s\n", group);
+		return 2;
+	}
+	return sd_test_done();
+}
