@@ -280,7 +280,8 @@ static void sd_worker_refresh(struct sd_worker *w, struct sd_worker_view *v)
 		v->queues = bigger;
 		v->cap = w->nqueues;
 	}
-	memcpy(v->queues, w->queues, w->nqueues * sizeof(*v->queues));
+	if (w->nqueues != 0) /* none yet: the thread may look before the first attach adds its queue */
+		memcpy(v->queues, w->queues, w->nqueues * sizeof(*v->queues));
 	v->n = w->nqueues;
 	v->gen = atomic_load_explicit(&w->gen, memory_order_relaxed);
 	atomic_store_explicit(&w->ack_gen, v->gen, memory_order_release);
