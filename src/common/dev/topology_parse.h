@@ -52,6 +52,7 @@ struct sd_parser {
 	unsigned line;
 	unsigned sides;
 	bool has_sides;
+	char peer[256]; /* `peer` key (ADDR[:PORT]), empty when absent */
 	char *err;
 	size_t err_len;
 };
