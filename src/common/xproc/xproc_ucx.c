@@ -247,6 +247,12 @@ doca_error_t sd_xp_ucx_import_check(const char *func, const struct sd_xp_desc *d
 			      sd_xp_ucx_missing);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
+	/* In the exporter's own namespace a gone exporter is as certain, and as cheap to see, as on the local paths. */
+	if (sd_xp_same_namespace(&d->who) && sd_xp_check_alive(d->who.pid, d->who.start_time) == ESRCH) {
+		SD_LOG_ERR_AS(func, "exporter pid %u (started at tick %llu) is gone; the descriptor is stale", d->who.pid,
+			      (unsigned long long)d->who.start_time);
+		return DOCA_ERROR_INVALID_VALUE;
+	}
 	return DOCA_SUCCESS;
 }
 

@@ -327,6 +327,10 @@ void sd_ucx_import_close(void *handle)
 	if (imp->owner_pid != (uint32_t)getpid())
 		return; /* a fork child's copy: UCX is the parent's */
 	pthread_mutex_lock(&sd_cli.lock);
+	if (sd_cli.imports_open == 0) { /* the process is exiting: sd_ucx_client_at_exit ended it */
+		pthread_mutex_unlock(&sd_cli.lock);
+		return;
+	}
 	for (struct sd_ucx_import **p = &sd_cli.imports; *p != NULL; p = &(*p)->next) {
 		if (*p == imp) {
 			*p = imp->next;
@@ -343,4 +347,19 @@ void sd_ucx_import_close(void *handle)
 		imp->magic = 0;
 		free(imp);
 	}
+}
+
+/* The process exits with imports still open: close their endpoints and release UCX. */
+void sd_ucx_client_at_exit(void)
+{
+	if (sd_cli.pid != (uint32_t)getpid() || pthread_mutex_trylock(&sd_cli.lock) != 0)
+		return; /* another thread is in the middle of a copy: leave UCX to the exit */
+	if (sd_cli.imports_open != 0) {
+		for (struct sd_ucx_import *imp = sd_cli.imports; imp != NULL; imp = imp->next)
+			sd_ucx_import_kill(imp, "the process is exiting");
+		sd_cli.imports = NULL; /* the imports themselves stay: their mmaps still point at them */
+		sd_ucx_client_stop();
+		sd_cli.imports_open = 0;
+	}
+	pthread_mutex_unlock(&sd_cli.lock);
 }

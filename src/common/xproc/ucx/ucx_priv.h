@@ -72,6 +72,8 @@ void sd_ucx_ep_close_force(ucp_worker_h worker, ucp_ep_h ep, uint64_t limit_ns);
 doca_error_t sd_ucx_export_open(const char *func, const struct sd_ucx_export_args *args, struct sd_xp_net *where,
 				void **handle);
 void sd_ucx_export_close(void *handle);
+/* At exit: stop the thread and release UCX, whatever is still exported. */
+void sd_ucx_server_at_exit(void);
 
 /* ---- importing side (ucx_client.c, ucx_rma.c) ---- */
 
@@ -101,6 +103,8 @@ struct sd_ucx_import {
 
 doca_error_t sd_ucx_import_open(const char *func, const struct sd_ucx_import_args *args, void **handle);
 void sd_ucx_import_close(void *handle);
+/* At exit: close every import's endpoint and release UCX. */
+void sd_ucx_client_at_exit(void);
 
 /* The importing worker and its lock (ucx_client.c). */
 ucp_worker_h sd_ucx_client_worker(void);

@@ -484,11 +484,16 @@ static doca_error_t sd_ucx_server_start(const char *func, const struct sd_xp_net
 	return DOCA_SUCCESS;
 }
 
-static void sd_ucx_server_stop(void)
+static void sd_ucx_server_stop_thread(void)
 {
 	atomic_store(&sd_srv.quit, true);
 	(void)ucp_worker_signal(sd_srv.worker);
 	pthread_join(sd_srv.thread, NULL);
+}
+
+static void sd_ucx_server_stop(void)
+{
+	sd_ucx_server_stop_thread();
 	sd_ucx_server_teardown();
 }
 
@@ -592,6 +597,10 @@ void sd_ucx_export_close(void *handle)
 	if (e == NULL || e->magic != SD_UCX_EXPORT_MAGIC || e->owner_pid != (uint32_t)getpid())
 		return; /* a fork child's copy: the parent's export is not ours to end */
 	pthread_mutex_lock(&sd_srv.life);
+	if (sd_srv.exports_open == 0) { /* the process is exiting: sd_ucx_server_at_exit ended it */
+		pthread_mutex_unlock(&sd_srv.life);
+		return;
+	}
 	pthread_mutex_lock(&sd_srv.lock);
 	e->closing = true;
 	atomic_fetch_add(&sd_srv.to_cut, 1);
@@ -607,4 +616,27 @@ void sd_ucx_export_close(void *handle)
 	pthread_mutex_unlock(&sd_srv.life);
 	e->magic = 0;
 	free(e);
+}
+
+/*
+ * The process exits with exports still open: end the thread and release
+ * UCX (a thread left running into exit trips leak checkers).  Peers see
+ * their connections close, as they would when the process dies.  Skipped
+ * when another thread is in the middle of starting or stopping the server.
+ */
+void sd_ucx_server_at_exit(void)
+{
+	if (sd_srv.pid != (uint32_t)getpid() || pthread_mutex_trylock(&sd_srv.life) != 0)
+		return;
+	if (sd_srv.exports_open != 0) {
+		sd_ucx_server_stop_thread();
+		for (struct sd_ucx_export *e = sd_srv.exports; e != NULL; e = e->next) {
+			ucp_rkey_buffer_release(e->rkey);
+			ucp_mem_unmap(sd_srv.ctx, e->memh);
+		}
+		sd_srv.exports = NULL; /* the exports themselves stay: libdoca_common still points at them */
+		sd_ucx_server_teardown();
+		sd_srv.exports_open = 0;
+	}
+	pthread_mutex_unlock(&sd_srv.life);
 }
