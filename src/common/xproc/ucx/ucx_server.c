@@ -11,8 +11,10 @@
  * Every accepted connection is a peer that holds nothing until it passes
  * the handshake (ucx_wire.h): the export it names must be live, and its id,
  * generation and token must all match.  Only then does the peer receive the
- * packed remote key.  A peer that fails, or says nothing within twice the
- * liveness bound, is disconnected.
+ * packed remote key.  A refused peer gets one DENY and nothing more; the
+ * importer closes the connection when it reads it (closing it here could
+ * overtake the DENY).  A peer that holds no grant is disconnected twice the
+ * liveness bound after it connected, whatever it sends.
  *
  * Stopping or destroying the mmap (export_close) cuts the export off:
  * the thread closes every connection that was granted it, then the caller
@@ -60,7 +62,8 @@ struct sd_ucx_peer {
 	ucp_ep_h ep;
 	struct sd_ucx_export *exp; /* granted export, NULL while authenticating */
 	uint64_t since_ns;
-	bool failed;            /* error, or the answer was a refusal: disconnect */
+	bool failed;            /* error: disconnect */
+	bool denied;            /* refused once: later hellos are ignored */
 	bool close_after_send;  /* disconnect once `out` has left */
 	ucs_status_ptr_t out_req;
 	uint8_t *out;           /* the answer in flight */
@@ -177,12 +180,13 @@ static void sd_ucx_peer_deny(struct sd_ucx_peer *peer, uint64_t nonce, uint16_t 
 {
 	uint8_t *buf = malloc(SD_UCX_DENY_LEN);
 
+	peer->denied = true;
 	if (buf == NULL) {
 		peer->failed = true;
 		return;
 	}
 	sd_ucx_deny_encode(nonce, reason, buf);
-	sd_ucx_peer_send(peer, SD_UCX_AM_DENY, buf, SD_UCX_DENY_LEN, true);
+	sd_ucx_peer_send(peer, SD_UCX_AM_DENY, buf, SD_UCX_DENY_LEN, false);
 }
 
 /* Constant-time comparison: how many bytes match says nothing to a guesser. */
@@ -240,8 +244,9 @@ static ucs_status_t sd_ucx_on_hello(void *arg, const void *header, size_t header
 	(void)arg;
 	(void)header;
 	(void)header_length;
-	if (!(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) || (peer = sd_ucx_peer_of(param->reply_ep)) == NULL)
-		return UCS_OK; /* not one of our connections: nothing to answer on */
+	if (!(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) || (peer = sd_ucx_peer_of(param->reply_ep)) == NULL ||
+	    peer->denied)
+		return UCS_OK; /* not one of our connections, or one refused already: nothing to answer */
 	if ((param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) || !sd_ucx_hello_decode(data, length, &h)) {
 		sd_ucx_peer_deny(peer, 0, SD_UCX_DENY_MALFORMED);
 		return UCS_OK;
