@@ -55,8 +55,13 @@
 #define SD_COMCH_TCP_RETRY_MS 50
 /* A TCP client gives up a connection attempt or handshake after this long and tries again. */
 #define SD_COMCH_TCP_HANDSHAKE_MS 2000
-/* A TCP peer that vanished without closing is found within this many seconds. */
-#define SD_COMCH_TCP_DEAD_S 3
+/*
+ * A TCP peer that vanished without closing: keepalive probes after 1 s of
+ * silence, and the kernel's user timeout while data waits for an ack, are
+ * both set to this many seconds; the kernel's retransmission clock then
+ * ends the link within about one more second.
+ */
+#define SD_COMCH_TCP_DEAD_S 2
 
 /* Who owns a connection slot. */
 enum sd_comch_phase {

@@ -22,8 +22,9 @@
  * A peer that dies closes its sockets and is seen at once.  A peer that
  * vanishes without a word (a cut link, a machine switched off) is found by
  * TCP keepalive on an idle connection, or by the user timeout while data
- * waits for an acknowledgement: within SD_COMCH_TCP_DEAD_S seconds either
- * way, then the connection ends like any other.
+ * waits for an acknowledgement (SD_COMCH_TCP_DEAD_S each; in practice the
+ * link ends 2 to 4 s after the peer went silent), then the connection ends
+ * like any other.
  */
 #include <errno.h>
 #include <netdb.h>
