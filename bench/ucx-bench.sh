@@ -16,7 +16,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
-seconds=${2:-0.5}
+seconds=${2:-1}
 bench=$build/bench/ucx_bench
 [ -x "$bench" ] || { echo "ucx-bench: $bench is missing (build with the UCX transport, -Ducx=enabled)"; exit 2; }
 . "$here/tools/netns-pair.sh"
@@ -57,10 +57,10 @@ run() { # label ns_host ns_dpu peer_host peer_dpu
 	done
 	grep -q ready "$dir/out" || { cat "$dir/out"; echo "ucx-bench: the exporter did not start"; return 1; }
 	if [ "$label" = ucx ]; then
-		"$here/tools/netns-run.sh" "$NS_DPU" env SOFTDOCA_PEER="$ADDR_HOST" "$bench" import --dir "$dir" \
+		"$here/tools/netns-run.sh" "$NS_DPU" env SOFTDOCA_PEER="$ADDR_HOST" SOFTDOCA_SDK_LOG=error "$bench" import --dir "$dir" \
 			--label ucx --seconds "$seconds"
 	else
-		"$bench" import --dir "$dir" --label local --seconds "$seconds" --no-raw
+		SOFTDOCA_SDK_LOG=error "$bench" import --dir "$dir" --label local --seconds "$seconds" --no-raw
 	fi
 	local rc=$?
 	exec 7>&-
@@ -69,7 +69,7 @@ run() { # label ns_host ns_dpu peer_host peer_dpu
 }
 
 netns_pair_up bench || { echo "ucx-bench: $NETNS_WHY"; exit 1; }
-echo "== two namespaces (veth $ADDR_HOST <-> $ADDR_DPU): DMA over UCX against raw UCX, $seconds s per point, best of 3"
+echo "== two namespaces (veth $ADDR_HOST <-> $ADDR_DPU): DMA over UCX against raw UCX, $seconds s each per point in 10 alternating slices"
 run ucx || exit 1
 netns_pair_down
 echo

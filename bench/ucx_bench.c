@@ -9,7 +9,8 @@
  *       listener and a worker on a thread, which packs the buffer's remote
  *       key for whoever connects.  Both servers spin while there is
  *       traffic and sleep on their worker's event descriptor after 2 ms of
- *       silence, so each is idle while the other one is measured.  Writes
+ *       silence (1 ms at a time at first: the descriptor does not fire for
+ *       all TCP traffic), so each is idle while the other one is measured.  Writes
  *       DIR/desc (the descriptor) and DIR/raw ("ADDR PORT BUFADDR LEN");
  *       prints "ready"; exits when its stdin closes.
  *   ucx_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw]
@@ -18,10 +19,11 @@
  *       memcpy tasks on the imported mmap (one task, resubmitted from its
  *       completion, as a streaming program does), and with raw
  *       ucp_get_nbx / ucp_put_nbx (a put followed by ucp_ep_flush_nbx, the
- *       completion a DMA write reports).  Each measurement runs about S
- *       seconds (default 0.5); raw and DMA take turns three times and the
- *       best of each is kept.  Prints MB/s, the DMA/raw ratio, and the
- *       median latency of a 64 B operation.  --no-raw measures only DMA
+ *       completion a DMA write reports).  Each point gives raw and DMA
+ *       about S seconds each (default 1), in ten alternating slices, so
+ *       that whatever else runs on the machine slows both alike; the bytes
+ *       and times of the slices are summed.  Prints MB/s, the DMA/raw
+ *       ratio, and the median latency of a 64 B operation.  --no-raw measures only DMA
  *       (the same-namespace comparison, where the import takes a local
  *       path); --label names the rows.
  *
@@ -60,7 +62,21 @@
 #define AM_RKEY 7u
 #define AM_HELLO 8u
 #define SPIN_NS 2000000ull
-#define LAT_SAMPLES 4001
+#define LAT_SAMPLES 20001
+#define SLICES 10
+
+/* What the slices of one method at one point add up to. */
+struct acc {
+	double bytes, seconds;
+	double lat[LAT_SAMPLES]; /* microseconds per operation */
+	unsigned nlat;
+};
+
+static void acc_op(struct acc *a, double us)
+{
+	if (a->nlat < LAT_SAMPLES)
+		a->lat[a->nlat++] = us;
+}
 
 static const size_t sizes[] = {64, 4096, 64 * 1024, MIB, 4 * MIB};
 
@@ -226,8 +242,10 @@ static void *srv_main(void *arg)
 		}
 		if (now_ns() - last > SPIN_NS && ucp_worker_arm(srv.worker) == UCS_OK) {
 			struct pollfd p = {.fd = efd, .events = POLLIN};
+			uint64_t silent = now_ns() - last;
 
-			(void)poll(&p, 1, 100);
+			/* The same policy as softdoca's server (ucx_server.c). */
+			(void)poll(&p, 1, silent < 100000000ull ? 1 : silent < 1000000000ull ? 10 : 50);
 		}
 	}
 	return NULL;
@@ -466,15 +484,13 @@ static void dma_open(struct dma_side *d, const char *dir, size_t len)
 		die("cannot start the DMA context");
 }
 
-/* One task of `n` bytes, reused for `iters` copies; the best rate is the caller's business. */
-static double dma_run(struct dma_side *d, bool put, size_t n, double seconds, double *lat_us)
+/* One task of `n` bytes, resubmitted for about `seconds`; adds to `a` (may be NULL). */
+static void dma_run(struct dma_side *d, bool put, size_t n, double seconds, struct acc *a)
 {
 	struct doca_buf *rb = NULL, *lb = NULL, *src, *dst;
 	struct doca_dma_task_memcpy *task = NULL;
 	union doca_data ud = {.u64 = 0};
-	static double lat[LAT_SAMPLES];
-	uint64_t t0 = now_ns(), end = t0 + (uint64_t)(seconds * 1e9), iters = 0;
-	unsigned nlat = 0;
+	uint64_t t0, end, iters = 0;
 
 	if (doca_buf_inventory_buf_get_by_data(d->inv, d->remote, (void *)(uintptr_t)d->raddr, n, &rb) != DOCA_SUCCESS ||
 	    doca_buf_inventory_buf_get_by_data(d->inv, d->local, d->mem, n, &lb) != DOCA_SUCCESS)
@@ -484,6 +500,8 @@ static double dma_run(struct dma_side *d, bool put, size_t n, double seconds, do
 	if (doca_buf_reset_data_len(dst) != DOCA_SUCCESS ||
 	    doca_dma_task_memcpy_alloc_init(d->dma, src, dst, ud, &task) != DOCA_SUCCESS)
 		die("no task");
+	t0 = now_ns();
+	end = t0 + (uint64_t)(seconds * 1e9);
 	while (now_ns() < end || iters == 0) {
 		uint64_t s = now_ns();
 
@@ -495,36 +513,32 @@ static double dma_run(struct dma_side *d, bool put, size_t n, double seconds, do
 			doca_pe_progress(d->pe);
 		if (d->status != DOCA_SUCCESS)
 			die(doca_error_get_name(d->status));
-		if (nlat < LAT_SAMPLES)
-			lat[nlat++] = (double)(now_ns() - s) / 1e3;
+		if (a != NULL)
+			acc_op(a, (double)(now_ns() - s) / 1e3);
 		iters++;
 	}
-	double rate = (double)n * (double)iters / ((double)(now_ns() - t0) / 1e9) / 1e6;
+	if (a != NULL) {
+		a->bytes += (double)n * (double)iters;
+		a->seconds += (double)(now_ns() - t0) / 1e9;
+	}
 	doca_task_free(doca_dma_task_memcpy_as_task(task));
 	doca_buf_dec_refcount(rb, NULL);
 	doca_buf_dec_refcount(lb, NULL);
-	if (lat_us != NULL)
-		*lat_us = median(lat, nlat);
-	return rate;
 }
 
-static double raw_run(bool put, uint8_t *local, size_t n, double seconds, double *lat_us)
+static void raw_run(bool put, uint8_t *local, size_t n, double seconds, struct acc *a)
 {
-	static double lat[LAT_SAMPLES];
 	uint64_t t0 = now_ns(), end = t0 + (uint64_t)(seconds * 1e9), iters = 0;
-	unsigned nlat = 0;
 
 	while (now_ns() < end || iters == 0) {
 		uint64_t s = now_ns();
 
 		raw_op(put, local, n);
-		if (nlat < LAT_SAMPLES)
-			lat[nlat++] = (double)(now_ns() - s) / 1e3;
+		acc_op(a, (double)(now_ns() - s) / 1e3);
 		iters++;
 	}
-	if (lat_us != NULL)
-		*lat_us = median(lat, nlat);
-	return (double)n * (double)iters / ((double)(now_ns() - t0) / 1e9) / 1e6;
+	a->bytes += (double)n * (double)iters;
+	a->seconds += (double)(now_ns() - t0) / 1e9;
 }
 
 /* The exporter's pattern (see run_export). */
@@ -540,7 +554,8 @@ static int run_import(int argc, char **argv)
 {
 	const char *dir = arg(argc, argv, "--dir", NULL);
 	const char *label = arg(argc, argv, "--label", "ucx");
-	double seconds = strtod(arg(argc, argv, "--seconds", "0.5"), NULL);
+	double seconds = strtod(arg(argc, argv, "--seconds", "1"), NULL);
+	static struct acc ra, da;
 	bool raw = !flag(argc, argv, "--no-raw");
 	size_t len = 4 * MIB;
 	struct dma_side d = {0};
@@ -574,26 +589,25 @@ static int run_import(int argc, char **argv)
 	printf("%-8s %-5s %9s %12s %12s %7s\n", "path", "op", "size", "raw MB/s", "DMA MB/s", "DMA/raw");
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		for (int put = 0; put < 2; put++) {
-			double best_raw = 0, best_dma = 0, lat_raw = 0, lat_dma = 0, l;
+			double raw_mbs, dma_mbs, lat_raw, lat_dma;
 
-			for (int round = 0; round < 3; round++) {
-				double r;
-
-				if (raw) {
-					r = raw_run(put, d.mem, sizes[i], seconds, &l);
-					if (r > best_raw)
-						best_raw = r, lat_raw = l;
-				}
-				r = dma_run(&d, put, sizes[i], seconds, &l);
-				if (r > best_dma)
-					best_dma = r, lat_dma = l;
+			memset(&ra, 0, sizeof(ra));
+			memset(&da, 0, sizeof(da));
+			for (int slice = 0; slice < SLICES; slice++) {
+				if (raw)
+					raw_run(put, d.mem, sizes[i], seconds / SLICES, &ra);
+				dma_run(&d, put, sizes[i], seconds / SLICES, &da);
 			}
+			raw_mbs = raw ? ra.bytes / ra.seconds / 1e6 : 0;
+			dma_mbs = da.bytes / da.seconds / 1e6;
+			lat_raw = median(ra.lat, ra.nlat);
+			lat_dma = median(da.lat, da.nlat);
 			if (raw)
 				printf("%-8s %-5s %9zu %12.1f %12.1f %6.2fx\n", label, put ? "write" : "read", sizes[i],
-				       best_raw, best_dma, best_dma / best_raw);
+				       raw_mbs, dma_mbs, dma_mbs / raw_mbs);
 			else
 				printf("%-8s %-5s %9zu %12s %12.1f %7s\n", label, put ? "write" : "read", sizes[i], "-",
-				       best_dma, "-");
+				       dma_mbs, "-");
 			if (sizes[i] == 64 && raw)
 				printf("%-8s %-5s %9s  median latency: raw %.2f us, DMA %.2f us (%.2fx)\n", label,
 				       put ? "write" : "read", "64 B", lat_raw, lat_dma, lat_dma / lat_raw);

@@ -301,8 +301,8 @@ void sd_ucx_import_kill(struct sd_ucx_import *imp, const char *why)
 	if (imp->rkey != NULL)
 		ucp_rkey_destroy(imp->rkey);
 	imp->rkey = NULL;
-	if (imp->ep != NULL)
-		sd_ucx_ep_close_force(sd_cli.worker, imp->ep, SD_UCX_CLOSE_NS);
+	if (imp->ep != NULL && !sd_ucx_ep_close_force(sd_cli.worker, imp->ep, SD_UCX_CLOSE_NS))
+		imp->keep = true; /* its error callback may still come */
 	imp->ep = NULL;
 	sd_ucx_hello_release(imp);
 }
@@ -338,8 +338,8 @@ void sd_ucx_import_close(void *handle)
 		}
 	}
 	sd_ucx_import_kill(imp, "the import was destroyed");
-	if (imp->hello_req != NULL)
-		imp = NULL; /* UCX still holds the hello buffer: keep it rather than free what it may read */
+	if (imp->hello_req != NULL || imp->keep)
+		imp = NULL; /* UCX may still read the hello or call back: keep it rather than free it */
 	if (--sd_cli.imports_open == 0)
 		sd_ucx_client_stop();
 	pthread_mutex_unlock(&sd_cli.lock);

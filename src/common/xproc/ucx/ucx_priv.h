@@ -64,8 +64,12 @@ bool sd_ucx_net_from_sockaddr(const struct sockaddr *sa, struct sd_xp_net *net);
  */
 ucs_status_t sd_ucx_wait(ucp_worker_h worker, ucs_status_ptr_t req, uint64_t limit_ns);
 
-/* Close `ep` at once (no flush), waiting at most `limit_ns` for UCX to release it. */
-void sd_ucx_ep_close_force(ucp_worker_h worker, ucp_ep_h ep, uint64_t limit_ns);
+/*
+ * Close `ep` at once (no flush), waiting at most `limit_ns` for UCX to
+ * release it.  False when UCX did not finish in time: the endpoint's
+ * callbacks may then still run, so their argument must stay allocated.
+ */
+bool sd_ucx_ep_close_force(ucp_worker_h worker, ucp_ep_h ep, uint64_t limit_ns);
 
 /* ---- exporting side (ucx_server.c) ---- */
 
@@ -97,6 +101,7 @@ struct sd_ucx_import {
 	ucs_status_ptr_t hello_req;
 	uint8_t hello[64];      /* the hello in flight */
 	bool reported;          /* the reason it died was logged */
+	bool keep;              /* UCX may still call back with it: never free it */
 	char why[160];          /* why it is DEAD */
 	struct sd_ucx_import *next; /* the client's list of open imports */
 };

@@ -149,11 +149,11 @@ ucs_status_t sd_ucx_wait(ucp_worker_h worker, ucs_status_ptr_t req, uint64_t lim
 	return st;
 }
 
-void sd_ucx_ep_close_force(ucp_worker_h worker, ucp_ep_h ep, uint64_t limit_ns)
+bool sd_ucx_ep_close_force(ucp_worker_h worker, ucp_ep_h ep, uint64_t limit_ns)
 {
 	ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_EP_CLOSE_FLAG_FORCE};
 
-	(void)sd_ucx_wait(worker, ucp_ep_close_nbx(ep, &p), limit_ns);
+	return sd_ucx_wait(worker, ucp_ep_close_nbx(ep, &p), limit_ns) != UCS_ERR_TIMED_OUT;
 }
 
 /* Set UCX_<name> in `config` unless the user chose it in the environment. */

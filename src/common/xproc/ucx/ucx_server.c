@@ -6,7 +6,11 @@
  * thread that progresses the worker, so the exporting program never calls
  * the library for a peer's copy (with TCP, UCX serves a get on the target
  * side inside progress).  The thread spins while there is traffic and
- * sleeps on the worker's event descriptor otherwise.
+ * sleeps on the worker's event descriptor otherwise.  That descriptor does
+ * not fire for every kind of TCP traffic (a put, some gets), so the sleep
+ * is also bounded: 1 ms during the first 100 ms of silence, 10 ms up to a
+ * second, 50 ms after that; a request arriving during a long silence waits
+ * at most that long, far inside the liveness bound.
  *
  * Every accepted connection is a peer that holds nothing until it passes
  * the handshake (ucx_wire.h): the export it names must be live, and its id,
@@ -107,8 +111,9 @@ static void sd_ucx_peer_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 
 static void sd_ucx_peer_free(struct sd_ucx_peer *peer)
 {
-	if (peer->ep != NULL)
-		sd_ucx_ep_close_force(sd_srv.worker, peer->ep, SD_UCX_CLOSE_NS);
+	sd_srv.npeers--;
+	if (peer->ep != NULL && !sd_ucx_ep_close_force(sd_srv.worker, peer->ep, SD_UCX_CLOSE_NS))
+		return; /* its error callback may still come: keep the peer rather than free what UCX holds */
 	if (peer->out_req != NULL && ucp_request_check_status(peer->out_req) != UCS_INPROGRESS) {
 		ucp_request_free(peer->out_req);
 		peer->out_req = NULL;
@@ -116,7 +121,6 @@ static void sd_ucx_peer_free(struct sd_ucx_peer *peer)
 	if (peer->out_req == NULL)
 		free(peer->out); /* else UCX still holds it: leave both rather than free what it may read */
 	free(peer);
-	sd_srv.npeers--;
 }
 
 static void sd_ucx_conn_request(ucp_conn_request_h req, void *arg)
@@ -337,19 +341,12 @@ static void sd_ucx_cut(void)
 	pthread_mutex_unlock(&sd_srv.lock);
 }
 
-static bool sd_ucx_any_silent_peer(void)
-{
-	for (struct sd_ucx_peer *p = sd_srv.peers; p != NULL; p = p->next)
-		if (p->exp == NULL)
-			return true;
-	return false;
-}
 
-static void sd_ucx_sleep(void)
+/* Sleep until the worker has an event, or for a while that grows with the silence. */
+static void sd_ucx_sleep(uint64_t silent_ns)
 {
 	struct pollfd pfd = {.fd = sd_srv.efd, .events = POLLIN};
-	/* Wake up now and then while a peer must be timed out; otherwise only for events. */
-	int timeout_ms = sd_ucx_any_silent_peer() ? (int)sd_ucx_timeout_ms() / 2 + 1 : -1;
+	int timeout_ms = silent_ns < 100000000ull ? 1 : silent_ns < 1000000000ull ? 10 : 50;
 
 	if (ucp_worker_arm(sd_srv.worker) == UCS_ERR_BUSY)
 		return;
@@ -376,7 +373,7 @@ static void *sd_ucx_server_main(void *arg)
 			continue;
 		}
 		if (now - last_event > SD_UCX_SPIN_NS)
-			sd_ucx_sleep();
+			sd_ucx_sleep(now - last_event);
 	}
 	while (sd_srv.peers != NULL) {
 		struct sd_ucx_peer *p = sd_srv.peers;
