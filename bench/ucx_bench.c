@@ -101,7 +101,7 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void die(const char *what)
+__attribute__((noreturn)) static void die(const char *what)
 {
 	fprintf(stderr, "ucx_bench: %s\n", what);
 	exit(1);
@@ -455,7 +455,7 @@ static void dma_open(struct dma_side *d, const char *dir, size_t len)
 	uint8_t desc[512];
 	char path[4096];
 	union doca_data ud = {.ptr = d};
-	void *range;
+	void *range = NULL;
 	size_t range_len;
 	FILE *f;
 	size_t n;
@@ -566,7 +566,7 @@ static int run_import(int argc, char **argv)
 	dma_open(&d, dir, len);
 	if (raw) {
 		char path[4096], ip[64];
-		unsigned port;
+		unsigned port = 0;
 		unsigned long long addr;
 		size_t rlen;
 		FILE *f;
