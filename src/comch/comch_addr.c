@@ -10,8 +10,10 @@
  * By default the socket lives in the abstract namespace (nothing on disk,
  * gone when the process dies).  SOFTDOCA_COMCH_DIR=<dir> puts it in that
  * directory instead, for programs in different network namespaces that
- * share a filesystem (04 §1.15).  With SOFTDOCA_PEER set, the rendezvous is
- * a TCP port instead (comch_tcp.c) and none of this applies.
+ * share a filesystem (04 §1.15).
+ *
+ * With SOFTDOCA_PEER set, the rendezvous is a TCP port instead
+ * (comch_tcp.c) and none of this applies.
  */
 #include <errno.h>
 #include <stddef.h>
