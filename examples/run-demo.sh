@@ -5,6 +5,7 @@
 #   ./examples/run-demo.sh                      # 256 MiB
 #   ./examples/run-demo.sh --size 1G            # another size (K/M/G suffixes)
 #   ./examples/run-demo.sh -- --rate-limit 200  # flags after -- go to softdoca_demo_dpu
+#   ./examples/run-demo.sh --two-namespaces     # host and DPU as in two containers (root)
 #
 # Steps: install missing Debian packages (works on a fresh Debian 12),
 # build softdoca and install it under _install/, build examples/ against the
@@ -15,6 +16,12 @@
 #
 # Build folders: build-demo/ (softdoca), build-examples-host/ and
 # build-examples-dpu/ (the example project in each flavour).
+#
+# --two-namespaces runs the host side in one network and PID namespace and
+# the DPU side in another, joined by a veth pair (tools/netns-pair.sh), each
+# told where the other runs with SOFTDOCA_PEER: the DPU then reaches the
+# host's buffer over UCX instead of a system call, as it would from another
+# container or machine.  Needs root, iproute2 and libucx-dev (installed).
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -22,9 +29,10 @@ cd "$root"
 prefix=$root/_install
 size=256M
 dpu_args=()
+two_ns=0
 
 usage() {
-	sed -n '2,8s/^# \{0,1\}//p' "$0"
+	sed -n '2,9s/^# \{0,1\}//p' "$0"
 }
 
 while [ $# -gt 0 ]; do
@@ -36,6 +44,10 @@ while [ $# -gt 0 ]; do
 		;;
 	--size=*)
 		size=${1#--size=}
+		shift
+		;;
+	--two-namespaces)
+		two_ns=1
 		shift
 		;;
 	-h | --help)
@@ -85,10 +97,18 @@ build_examples() {
 
 step "checking Debian packages"
 tools/ensure-packages.sh meson ninja-build gcc libc6-dev pkg-config python3 libjson-c-dev
+if [ "$two_ns" = 1 ]; then
+	tools/ensure-packages.sh libucx-dev iproute2
+	. tools/netns-pair.sh
+	netns_pair_usable || { echo "run-demo: --two-namespaces: $NETNS_WHY" >&2; exit 1; }
+fi
 
 step "building softdoca and installing it into ${prefix#"$root"/}/"
 if [ ! -f build-demo/build.ninja ]; then
 	quietly meson setup build-demo --prefix="$prefix" -Dtests=false -Dbench=false
+fi
+if [ "$two_ns" = 1 ]; then
+	quietly meson configure build-demo -Ducx=enabled # the UCX transport, which a cross-namespace import needs
 fi
 quietly meson compile -C build-demo
 quietly meson install -C build-demo
@@ -108,17 +128,30 @@ build_examples build-examples-dpu "$dpu_pc:$host_pc"
 work=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-demo.XXXXXX")
 channel=$work/export
 host_pid=
+host_side=()
+dpu_side=()
 cleanup() {
 	if [ -n "$host_pid" ] && kill -0 "$host_pid" 2>/dev/null; then
 		kill -TERM "$host_pid" 2>/dev/null || true
 		wait "$host_pid" 2>/dev/null || true
 	fi
+	[ "$two_ns" = 1 ] && netns_pair_down
 	rm -rf "$work"
 }
 trap cleanup EXIT
 
+if [ "$two_ns" = 1 ]; then
+	netns_pair_up demo || { echo "run-demo: $NETNS_WHY" >&2; exit 1; }
+	trap cleanup EXIT
+	host_side=(tools/netns-run.sh "$NS_HOST" env SOFTDOCA_PEER="$ADDR_DPU")
+	dpu_side=(tools/netns-run.sh "$NS_DPU" env SOFTDOCA_PEER="$ADDR_HOST")
+	step "two namespaces: host side in $NS_HOST ($ADDR_HOST), DPU side in $NS_DPU ($ADDR_DPU), joined by a veth pair"
+	echo "  each side has its own network and PID namespace; SOFTDOCA_PEER tells each where the other runs,"
+	echo "  so the export carries a UCX endpoint and the DPU's DMA reads the host's buffer over UCX"
+fi
+
 step "running the pair: build-examples-host/softdoca_demo_host & build-examples-dpu/softdoca_demo_dpu"
-./build-examples-host/softdoca_demo_host --file "$channel" --size "$size" --timeout 120 &
+${host_side[@]+"${host_side[@]}"} ./build-examples-host/softdoca_demo_host --file "$channel" --size "$size" --timeout 120 &
 host_pid=$!
 
 # A host that fails before publishing anything (a bad --size, no memory)
@@ -133,7 +166,8 @@ watcher_pid=$!
 set +e
 (
 	echo "$BASHPID" >"$work/dpu.pid"
-	exec ./build-examples-dpu/softdoca_demo_dpu --file "$channel" --timeout 60 ${dpu_args[@]+"${dpu_args[@]}"}
+	exec ${dpu_side[@]+"${dpu_side[@]}"} ./build-examples-dpu/softdoca_demo_dpu --file "$channel" --timeout 60 \
+		${dpu_args[@]+"${dpu_args[@]}"}
 ) | tee "$work/dpu.log"
 dpu_rc=${PIPESTATUS[0]}
 rm -f "$work/dpu.pid"
@@ -157,6 +191,7 @@ set -e
 step "summary"
 echo "  host side (softdoca_demo_host, host flavour): exit status $host_rc"
 echo "  DPU side  (softdoca_demo_dpu, DPU flavour):   exit status $dpu_rc"
+[ "$two_ns" = 1 ] && echo "  the two sides ran in network namespaces $NS_HOST and $NS_DPU, over UCX"
 grep -h 'dpu: transfer:' "$work/dpu.log" | sed 's/^dpu: /  /' || true
 if [ "$dpu_rc" -eq 0 ] && [ "$host_rc" -eq 0 ] && grep -q 'SHA-256 match' "$work/dpu.log"; then
 	echo "  SHA-256 of the DPU's copy matches the host's buffer: demo passed"

@@ -495,6 +495,10 @@ static void report_throughput(const struct dpu *d)
 
 static void explain_mapping(const struct dpu *d)
 {
+	/* SOFTDOCA_PEER: the host runs in another namespace or machine (examples/run-demo.sh --two-namespaces). */
+	const char *peer = getenv("SOFTDOCA_PEER");
+	bool remote = peer != NULL && peer[0] != '\0';
+
 	printf("\nWhat happened, and how it maps to a real BlueField:\n"
 	       "  * The host process (pid %ld) exported its buffer for PCI access with\n"
 	       "    doca_mmap_export_pci on %s, the host end of the PCI link. On a\n"
@@ -503,12 +507,17 @@ static void explain_mapping(const struct dpu *d)
 	       "    doca_mmap_create_from_export on the DPU-side device and ran DOCA DMA\n"
 	       "    memcpy tasks from host memory into its own memory.\n"
 	       "  * On hardware the DPU's DMA engine reads host memory without the host CPU.\n"
-	       "    Here softdoca's cross-process engine plays that engine: it copies from\n"
-	       "    the host process's memory inside doca_pe_progress of this process,\n"
-	       "    while the host process only waits.\n"
+	       "%s"
 	       "  * Both programs use only the public DOCA API; the same sources build\n"
 	       "    against NVIDIA's DOCA SDK.\n",
-	       d->info.host_pid, d->info.host_pci);
+	       d->info.host_pid, d->info.host_pci,
+	       remote ? "    Here the host runs elsewhere (SOFTDOCA_PEER): softdoca's UCX transport\n"
+			"    plays that engine, reading the host's memory with UCX get operations\n"
+			"    inside doca_pe_progress of this process, while the host process only\n"
+			"    waits (a library thread of it answers).\n"
+		      : "    Here softdoca's cross-process engine plays that engine: it copies from\n"
+			"    the host process's memory inside doca_pe_progress of this process,\n"
+			"    while the host process only waits.\n");
 }
 
 /* ---- teardown ------------------------------------------------------------------------- */

@@ -25,7 +25,8 @@
 #             $DOCA_SAMPLES_ROOTS (colon-separated; each a folder or a git
 #             REPO@REF, e.g. doca-samples@3.1.0), else $DOCA_SAMPLES_ROOT,
 #             else /opt/mellanox/doca; skipped (never passed) when there
-#             is none
+#             is none; then the host/DPU
+#             pairs again with the two sides in two network namespaces (root)
 #
 # Every meson test and every extra check counts once.  The last line is
 # exactly "N passed, N failed" (", N skipped" appended when something was
@@ -372,6 +373,20 @@ samples_tree() {
 	if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
 		record FAIL "workers: samples: tools/run-samples.sh $1 exited with status $rc"
 		echo "FAIL workers: samples: tools/run-samples.sh $1 exited with status $rc"
+	fi
+	# The host/DPU pairs again, the two sides in two network and PID
+	# namespaces (Comch over TCP, DMA over UCX); one SKIP line where that
+	# cannot be done (not root, no namespaces).
+	if [ -f "$root/_install/include/doca_dma.h" ]; then
+		rc=0
+		"$root/tools/run-samples.sh" --lines --two-namespaces --prefix "$root/_install" "$1" \
+			dma_copy comch_ctrl_path dma_copy_app >"$out" 2>&1 || rc=$?
+		grep -v '^\(PASS\|FAIL\|SKIP\) ' "$out"
+		record_lines "" < <(grep '^\(PASS\|FAIL\|SKIP\) ' "$out")
+		if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then
+			record FAIL "samples: tools/run-samples.sh --two-namespaces exited with status $rc"
+			echo "FAIL samples: tools/run-samples.sh --two-namespaces exited with status $rc"
+		fi
 	fi
 	rm -f "$out"
 }

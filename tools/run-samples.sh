@@ -38,6 +38,12 @@
 #                  cuda engine), with SOFTDOCA_CUDA_LIB=L: a real driver
 #                  (libcuda.so.1) or the test suite's stand-in driver
 #                  (build/tests/cuda/fakecuda/libsoftdoca-fakecuda.so)
+#   --two-namespaces  run every host-flavour program in one network and PID
+#                  namespace and every DPU-flavour program in another, joined
+#                  by a veth pair (tools/netns-pair.sh), each given
+#                  SOFTDOCA_PEER=<the other's address>: Comch goes over TCP,
+#                  DMA on host memory over UCX.  Needs root; prints one SKIP
+#                  line and exits 0 where namespaces cannot be made
 #   --list         print the acceptance set and exit
 #   -h, --help     this text
 #
@@ -60,6 +66,9 @@ work=""
 cuda_lib=""
 judge_env=()  # extra NAME=VALUE for the next judge run
 judge_args=() # extra arguments for the next judge run
+two_ns=0
+host_side=()  # command prefix of host-flavour programs (--two-namespaces)
+dpu_side=()   # command prefix of DPU-flavour programs
 
 # name:flavour:folder.  Flavour decides which pkg-config folder the build
 # sees (dma_local_copy refuses to run unless built for the DPU).  "pair"
@@ -98,6 +107,7 @@ while [ $# -gt 0 ]; do
 	--lines) lines=1; shift ;;
 	--work) work=$(realpath -m "$2"); shift 2 ;;
 	--cuda-lib) cuda_lib=$2; shift 2 ;;
+	--two-namespaces) two_ns=1; shift ;;
 	--list) printf '%s\n' "${acceptance[@]}" | cut -d: -f1; exit 0 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; break ;;
@@ -135,6 +145,28 @@ done
 command -v c++ >/dev/null || die "a C++ compiler is missing: the samples' meson projects declare C++ (apt-get install g++)"
 if [ $use_valgrind = 1 ]; then
 	command -v valgrind >/dev/null || die "valgrind is missing (apt-get install valgrind)"
+fi
+
+# One exit handler for everything a run leaves behind.
+comch_dir=""
+on_exit() {
+	[ -n "$comch_dir" ] && rm -rf "$comch_dir"
+	[ $two_ns = 1 ] && netns_pair_down
+	return 0
+}
+trap on_exit EXIT
+if [ $two_ns = 1 ]; then
+	. "$here/tools/netns-pair.sh"
+	if ! netns_pair_usable; then
+		echo "SKIP samples: two namespaces: $NETNS_WHY"
+		exit 0
+	fi
+	netns_pair_up samples || die "$NETNS_WHY"
+	trap on_exit EXIT
+	trap 'on_exit; exit 130' INT TERM
+	host_side=("$here/tools/netns-run.sh" "$NS_HOST" env SOFTDOCA_PEER="$ADDR_DPU")
+	dpu_side=("$here/tools/netns-run.sh" "$NS_DPU" env SOFTDOCA_PEER="$ADDR_HOST")
+	echo "== host side in network namespace $NS_HOST ($ADDR_HOST), DPU side in $NS_DPU ($ADDR_DPU)"
 fi
 
 [ -n "$work" ] || work=$(mktemp -d /tmp/softdoca-samples.XXXXXX)
@@ -268,11 +300,13 @@ programs=()
 declare -A program_failed
 
 record_row() { # name flavour (verdict, detail set by the caller)
+	local what=$1
+	[ $two_ns = 1 ] && what="$what [two namespaces]"
 	if [ "$verdict" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 	[ "$verdict" = PASS ] || program_failed[$program]=1
-	rows+=("$(printf '%-30s %-5s %-5s %s' "$1" "$2" "$verdict" "$detail")")
+	rows+=("$(printf '%-30s %-5s %-5s %s' "$what" "$2" "$verdict" "$detail")")
 	printf '%s\n' "${rows[-1]}"
-	[ $lines = 1 ] && echo "$verdict $row_kind $tree_version: $1 ($2 flavour): $detail"
+	[ $lines = 1 ] && echo "$verdict $row_kind $tree_version: $what ($2 flavour): $detail"
 	return 0
 }
 
@@ -341,8 +375,8 @@ run_pair() {
 	[ "$verdict" = PASS ] || return
 	rm -f "$desc" "$info" "$fifo" "$work/dma_copy_host.stdout" # old lines would pass for new ones
 	mkfifo "$fifo"
-	( cd "$(dirname "$host_exe")" && LD_LIBRARY_PATH="$libdir" exec timeout "$t" $(run_prefix dma_copy_host) \
-		"$host_exe" -t "$text" -d "$desc" -b "$info" <"$fifo" >"$work/dma_copy_host.stdout" 2>"$work/dma_copy_host.stderr" ) &
+	( cd "$(dirname "$host_exe")" && LD_LIBRARY_PATH="$libdir" exec timeout "$t" "${host_side[@]}" \
+		$(run_prefix dma_copy_host) "$host_exe" -t "$text" -d "$desc" -b "$info" <"$fifo" >"$work/dma_copy_host.stdout" 2>"$work/dma_copy_host.stderr" ) &
 	host_pid=$!
 	exec 7>"$fifo" # keep the host's stdin open until we press Enter
 	while ! grep -q "press enter" "$work/dma_copy_host.stdout" 2>/dev/null; do
@@ -353,8 +387,8 @@ run_pair() {
 		fi
 		sleep 0.1; waited=$((waited + 1))
 	done
-	( cd "$(dirname "$dpu_exe")" && LD_LIBRARY_PATH="$libdir" timeout "$t" $(run_prefix dma_copy_dpu) \
-		"$dpu_exe" -d "$desc" -b "$info" >"$work/dma_copy_dpu.stdout" 2>"$work/dma_copy_dpu.stderr" ) || rc=$?
+	( cd "$(dirname "$dpu_exe")" && LD_LIBRARY_PATH="$libdir" timeout "$t" "${dpu_side[@]}" \
+		$(run_prefix dma_copy_dpu) "$dpu_exe" -d "$desc" -b "$info" >"$work/dma_copy_dpu.stdout" 2>"$work/dma_copy_dpu.stderr" ) || rc=$?
 	printf '\n' >&7 # "Wait till the DPU has finished and press enter"
 	exec 7>&-
 	local host_rc=0
@@ -384,12 +418,8 @@ run_pair() {
 # (SOFTDOCA_COMCH_DIR), never the machine-wide names: a second run, or a
 # test suite running at the same time, cannot answer our clients.  Socket
 # paths are short (sun_path holds 108 bytes), hence a folder of its own.
-comch_dir=""
-init_comch_dir() { # in the runner's own shell, before any comch_env
-	if [ -z "$comch_dir" ]; then
-		comch_dir=$(mktemp -d /tmp/sd-comch.XXXXXX)
-		trap 'rm -rf "$comch_dir"' EXIT
-	fi
+init_comch_dir() { # in the runner's own shell, before any comch_env (on_exit removes it)
+	[ -n "$comch_dir" ] || comch_dir=$(mktemp -d /tmp/sd-comch.XXXXXX)
 }
 comch_env() { echo "SOFTDOCA_COMCH_DIR=$comch_dir"; }
 
@@ -443,14 +473,14 @@ run_comch_pair() {
 	[ "$verdict" = PASS ] || return 0
 	: >"$so" # a reused --work folder holds old lines
 	( cd "$(dirname "$srv_exe")" && exec env LD_LIBRARY_PATH="$libdir" "$(comch_env)" timeout "$t" \
-		$(run_prefix comch_ctrl_path_server) "$srv_exe" -t "$stext" >"$so" 2>"${so%.stdout}.stderr" ) &
+		"${dpu_side[@]}" $(run_prefix comch_ctrl_path_server) "$srv_exe" -t "$stext" >"$so" 2>"${so%.stdout}.stderr" ) &
 	srv_pid=$!
 	if ! wait_for_line "$so" "Waiting for clients to connect" $srv_pid "$t"; then
 		wait_exit $srv_pid 1
 		verdict=FAIL; detail="the server never listened (see ${so%.stdout}.stderr)"; return 0
 	fi
 	( cd "$(dirname "$cli_exe")" && LD_LIBRARY_PATH="$libdir" exec env "$(comch_env)" timeout "$t" \
-		$(run_prefix comch_ctrl_path_client) "$cli_exe" -t "$ctext" >"$co" 2>"${co%.stdout}.stderr" ) || cli_rc=$?
+		"${host_side[@]}" $(run_prefix comch_ctrl_path_client) "$cli_exe" -t "$ctext" >"$co" 2>"${co%.stdout}.stderr" ) || cli_rc=$?
 	wait_exit $srv_pid "$t"
 	if [ $rc != 0 ]; then verdict=FAIL; detail="server exit status $rc"; return 0; fi
 	if [ $cli_rc != 0 ]; then verdict=FAIL; detail="client exit status $cli_rc"; return 0; fi
@@ -512,7 +542,7 @@ app_dpu() {
 	local pre=(timeout "$t")
 	[ "${VICTIM:-0}" = 1 ] && pre=()
 	: >"$work/$name.dpu.log" # a reused --work folder holds old lines
-	( cd "$apps/dpu" && exec env LD_LIBRARY_PATH="$libdir" "$(comch_env)" "$@" "${pre[@]}" \
+	( cd "$apps/dpu" && exec env LD_LIBRARY_PATH="$libdir" "$(comch_env)" "$@" "${pre[@]}" "${dpu_side[@]}" \
 		$(run_prefix "$name.dpu") "$app_dpu_exe" -p 03:00.0 -r b1:00.0 -f "$file" \
 		>"$work/$name.dpu.log" 2>&1 ) &
 	dpu_pid=$!
@@ -529,7 +559,7 @@ app_host() {
 	local pre=(timeout "$t")
 	[ "${VICTIM:-0}" = 1 ] && pre=()
 	: >"$work/$name.host.log"
-	( cd "$apps/host" && exec env LD_LIBRARY_PATH="$libdir" "$(comch_env)" "$@" "${pre[@]}" \
+	( cd "$apps/host" && exec env LD_LIBRARY_PATH="$libdir" "$(comch_env)" "$@" "${pre[@]}" "${host_side[@]}" \
 		$(run_prefix "$name.host") "$app_host_exe" -p b1:00.0 -f "$file" \
 		>"$work/$name.host.log" 2>&1 ) &
 	host_pid=$!
@@ -665,7 +695,7 @@ app_no_server() {
 	local name="app.no-server"
 	fresh_sides
 	(
-		cd "$apps/host" && exec env LD_LIBRARY_PATH="$libdir" "$(comch_env)" timeout 3 \
+		cd "$apps/host" && exec env LD_LIBRARY_PATH="$libdir" "$(comch_env)" timeout 3 "${host_side[@]}" \
 			"$app_host_exe" -p b1:00.0 -f file >"$work/$name.host.log" 2>&1
 	) && rc=0 || rc=$?
 	if [ $rc = 124 ]; then

@@ -11,6 +11,9 @@
  * gone when the process dies).  SOFTDOCA_COMCH_DIR=<dir> puts it in that
  * directory instead, for programs in different network namespaces that
  * share a filesystem.
+ *
+ * With SOFTDOCA_PEER set, the rendezvous is a TCP port instead
+ * (comch_tcp.c) and none of this applies.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -41,7 +44,11 @@ doca_error_t sd_comch_addr_build(struct sd_comch_ep *ep, const char *func)
 	unsigned long long hash = (unsigned long long)sd_comch_name_hash(ep->name, ep->name_len);
 	size_t room = sizeof(io->addr.sun_path);
 	int n;
+	doca_error_t err = sd_comch_tcp_config(ep, func);
 
+	io->path_mode = false;
+	if (err != DOCA_SUCCESS || io->tcp)
+		return err;
 	memset(&io->addr, 0, sizeof(io->addr));
 	io->addr.sun_family = AF_UNIX;
 	io->path_mode = dir != NULL && dir[0] != '\0';
@@ -93,8 +100,11 @@ static int sd_comch_bind(struct sd_comch_io *io, int fd)
 doca_error_t sd_comch_listen(struct sd_comch_ep *ep, const char *func)
 {
 	struct sd_comch_io *io = &ep->io;
-	int fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	int fd;
 
+	if (io->tcp)
+		return sd_comch_tcp_listen(ep, func);
+	fd = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		SD_LOG_ERR_AS(func, "cannot create the server socket (errno %d) (comch server %p)", errno, (void *)ep);
 		return DOCA_ERROR_INITIALIZATION;

@@ -40,6 +40,9 @@ void sd_comch_conn_free(struct sd_comch_ep *ep, struct doca_comch_connection *co
 		ep->staged.kind = SD_EV_NONE;
 	conn->app = SD_APP_ENDED;
 	conn->user_data.u64 = 0;
+	conn->out_task = NULL;
+	conn->out_off = 0;
+	conn->connecting = false;
 	conn->gen++;
 	atomic_store_explicit(&conn->phase, SD_CONN_FREE, memory_order_release);
 }

@@ -160,18 +160,30 @@ static void sd_io_conn_ready(struct sd_comch_ep *ep, uint64_t tag)
 static int sd_io_client_timeout(struct sd_comch_ep *ep, bool stopped, uint64_t *next_try)
 {
 	struct doca_comch_connection *conn = &ep->conns[0];
+	int retry = ep->io.tcp ? SD_COMCH_TCP_RETRY_MS : SD_COMCH_RETRY_MS;
+	unsigned char phase = atomic_load_explicit(&conn->phase, memory_order_acquire);
 	uint64_t now;
 
-	if (stopped || atomic_load(&ep->connected) ||
-	    atomic_load_explicit(&conn->phase, memory_order_acquire) != SD_CONN_FREE)
+	if (stopped || atomic_load(&ep->connected))
+		return -1;
+	if (phase == SD_CONN_HANDSHAKE) {
+		/* Over TCP an attempt can stall (a cut link): check on it now and then. */
+		if (!ep->io.tcp)
+			return -1;
+		if (!sd_comch_hs_expired(ep, conn))
+			return 100;
+		*next_try = sd_io_now_ms() + (uint64_t)retry;
+		return retry;
+	}
+	if (phase != SD_CONN_FREE)
 		return -1;
 	now = sd_io_now_ms();
 	if (now >= *next_try) {
 		sd_comch_hs_connect(ep, conn);
-		*next_try = now + SD_COMCH_RETRY_MS;
+		*next_try = now + (uint64_t)retry;
 		if (atomic_load_explicit(&conn->phase, memory_order_relaxed) != SD_CONN_FREE)
-			return -1;
-		return SD_COMCH_RETRY_MS;
+			return ep->io.tcp ? 100 : -1;
+		return retry;
 	}
 	return (int)(*next_try - now);
 }

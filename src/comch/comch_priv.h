@@ -3,7 +3,9 @@
  *
  * A server and a client share one shape, the endpoint: a generic context
  * (first member), its configuration, and while started a transport made of
- * Unix-domain SOCK_SEQPACKET sockets, one per connection.
+ * sockets, one per connection: Unix-domain SOCK_SEQPACKET sockets when both
+ * sides run on this machine and in this network namespace, TCP when
+ * SOFTDOCA_PEER says the other side runs elsewhere (comch_tcp.c).
  *
  * Two threads take part:
  *  - the progress thread (the application's, inside doca_pe_progress and
@@ -28,12 +30,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 
 #include <doca_comch.h>
 
 #include "sd_dev.h"
 #include "sd_exec.h"
+#include "sd_peer.h"
 
 #define SD_COMCH_SERVER_MAGIC 0x43485356u /* "CHSV" */
 #define SD_COMCH_CLIENT_MAGIC 0x4348434cu /* "CHCL" */
@@ -45,8 +50,18 @@
 /* Receive queue size when the application never sets one. */
 #define SD_COMCH_DEFAULT_RECV_QUEUE 64u
 
-/* How often a client looks for its server while STARTING. */
+/* How often a client looks for its server while STARTING (Unix sockets, TCP). */
 #define SD_COMCH_RETRY_MS 5
+#define SD_COMCH_TCP_RETRY_MS 50
+/* A TCP client gives up a connection attempt or handshake after this long and tries again. */
+#define SD_COMCH_TCP_HANDSHAKE_MS 2000
+/*
+ * A TCP peer that vanished without closing: keepalive probes after 1 s of
+ * silence, and the kernel's user timeout while data waits for an ack, are
+ * both set to this many seconds; the kernel's retransmission clock then
+ * ends the link within about one more second.
+ */
+#define SD_COMCH_TCP_DEAD_S 2
 
 /* Who owns a connection slot. */
 enum sd_comch_phase {
@@ -75,6 +90,10 @@ struct doca_comch_connection {
 	bool out_blocked;   /* scratch of the pending-send flush */
 	uint32_t gen;       /* bumped each time the slot is freed */
 	uint32_t eff_max;   /* smaller of the two ends' message ceilings */
+	bool connecting;    /* TCP client: connect() still in progress */
+	uint64_t hs_since_ms; /* TCP client: when this attempt began */
+	struct doca_comch_task_send *out_task; /* TCP: the send whose frame is half written */
+	size_t out_off;     /* TCP: bytes of that frame already written */
 	union doca_data user_data;
 	uint64_t count[4];  /* live counters, enum doca_comch_counter - 1 */
 	uint64_t snap[4];   /* last doca_comch_connection_update_info */
@@ -111,6 +130,10 @@ struct sd_comch_io {
 	struct sockaddr_un addr;
 	socklen_t addr_len;
 	bool path_mode; /* filesystem socket (SOFTDOCA_COMCH_DIR) */
+	bool tcp;       /* SOFTDOCA_PEER is set: TCP to / on peer.port (comch_tcp.c) */
+	struct sd_peer peer;
+	struct sockaddr_storage peer_addr; /* client: the resolved server, once peer_len != 0 */
+	socklen_t peer_len;
 	atomic_bool stop;     /* context entered STOPPING: hide the server, drop handshakes */
 	atomic_bool quit;     /* context going IDLE: leave the thread */
 	atomic_bool want_out; /* sends wait for socket space */
@@ -270,6 +293,24 @@ doca_error_t sd_comch_addr_build(struct sd_comch_ep *ep, const char *func);
 doca_error_t sd_comch_listen(struct sd_comch_ep *ep, const char *func);
 void sd_comch_unlisten(struct sd_comch_ep *ep);
 
+/* comch_tcp.c: the TCP transport, and messages whichever the transport. */
+doca_error_t sd_comch_tcp_config(struct sd_comch_ep *ep, const char *func);
+doca_error_t sd_comch_tcp_listen(struct sd_comch_ep *ep, const char *func);
+void sd_comch_tcp_tune(int fd, uint32_t max_msg);
+/* Client: a socket whose connect to the peer has started, or -1 (try again later). */
+int sd_comch_tcp_connect(struct sd_comch_ep *ep);
+bool sd_comch_tcp_connected(int fd);
+/* A data frame of send task `t`, resumed where a partial write left it: SUCCESS, AGAIN, NOT_CONNECTED. */
+doca_error_t sd_comch_tcp_write(struct doca_comch_task_send *t);
+/*
+ * Receive one whole message (at most `cap` bytes) into `iov`: its length,
+ * 0 when none is complete yet, -1 at the end of the stream, a broken link,
+ * or a message no softdoca peer sends.
+ */
+ssize_t sd_comch_msg_recv(const struct sd_comch_ep *ep, int fd, struct iovec *iov, int iovcnt, size_t cap);
+/* Send one small message whole (handshakes); false when the link is broken. */
+bool sd_comch_msg_send(const struct sd_comch_ep *ep, int fd, const void *msg, size_t len);
+
 /* comch_ring.c */
 doca_error_t sd_comch_ring_init(struct sd_comch_ring *ring, uint32_t cap);
 void sd_comch_ring_fini(struct sd_comch_ring *ring);
@@ -301,6 +342,8 @@ void sd_comch_hs_accept(struct sd_comch_ep *ep);
 void sd_comch_hs_server(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
 void sd_comch_hs_connect(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
 void sd_comch_hs_client(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
+/* TCP client: drop an attempt older than SD_COMCH_TCP_HANDSHAKE_MS; true when dropped. */
+bool sd_comch_hs_expired(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
 
 /* comch_send.c */
 doca_error_t sd_comch_send_set_conf(struct sd_comch_ep *ep, doca_comch_task_send_completion_cb_t ok_cb,

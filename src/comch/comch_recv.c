@@ -26,19 +26,12 @@ static bool sd_comch_read_conn(struct sd_comch_ep *ep, struct doca_comch_connect
 	uint32_t kind = 0;
 	struct iovec iov[2] = {{.iov_base = &kind, .iov_len = sizeof(kind)},
 			       {.iov_base = ep->recv_buf, .iov_len = ep->max_msg}};
-	struct msghdr mh;
-	ssize_t n;
+	ssize_t n = sd_comch_msg_recv(ep, conn->fd, iov, 2, sizeof(kind) + ep->max_msg);
 
-	memset(&mh, 0, sizeof(mh));
-	mh.msg_iov = iov;
-	mh.msg_iovlen = 2;
-	do {
-		n = recvmsg(conn->fd, &mh, MSG_DONTWAIT);
-	} while (n < 0 && errno == EINTR);
-	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+	if (n == 0)
 		return false;
 	ep->staged.conn = conn;
-	if (n < (ssize_t)sizeof(kind) || (mh.msg_flags & MSG_TRUNC) != 0 || kind != SD_WIRE_DATA) {
+	if (n < (ssize_t)sizeof(kind) || kind != SD_WIRE_DATA) {
 		/* End of stream, a reset (the peer died), or a frame no softdoca peer sends. */
 		ep->staged.kind = SD_EV_DISCONNECT;
 		ep->staged.len = 0;

@@ -138,6 +138,12 @@ static bool sd_comch_link_current(const struct doca_comch_task_send *t)
 	return t->conn->gen == t->gen && t->conn->app == SD_APP_LIVE;
 }
 
+static void sd_comch_count_sent(struct doca_comch_task_send *t)
+{
+	t->conn->count[DOCA_COMCH_COUNTER_SENT_MESSAGES - 1]++;
+	t->conn->count[DOCA_COMCH_COUNTER_SENT_BYTES - 1] += t->len;
+}
+
 /* One write attempt: SUCCESS, AGAIN (no room yet) or NOT_CONNECTED. */
 static doca_error_t sd_comch_write(struct doca_comch_task_send *t)
 {
@@ -148,6 +154,13 @@ static doca_error_t sd_comch_write(struct doca_comch_task_send *t)
 
 	if (!sd_comch_link_current(t))
 		return DOCA_ERROR_NOT_CONNECTED;
+	if (t->conn->ep->io.tcp) {
+		doca_error_t status = sd_comch_tcp_write(t);
+
+		if (status == DOCA_SUCCESS)
+			sd_comch_count_sent(t);
+		return status;
+	}
 	memset(&mh, 0, sizeof(mh));
 	mh.msg_iov = iov;
 	mh.msg_iovlen = 2;
@@ -158,8 +171,7 @@ static doca_error_t sd_comch_write(struct doca_comch_task_send *t)
 		return DOCA_ERROR_AGAIN;
 	if (n != (ssize_t)(sizeof(kind) + t->len))
 		return DOCA_ERROR_NOT_CONNECTED;
-	t->conn->count[DOCA_COMCH_COUNTER_SENT_MESSAGES - 1]++;
-	t->conn->count[DOCA_COMCH_COUNTER_SENT_BYTES - 1] += t->len;
+	sd_comch_count_sent(t);
 	return DOCA_SUCCESS;
 }
 

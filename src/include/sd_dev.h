@@ -174,6 +174,9 @@ SD_PRIV void priv_doca_dev_rep_dep_put(struct doca_dev_rep *rep);
 /* The representor record behind a devinfo_rep handle, or NULL for a bad handle. */
 SD_PRIV const struct sd_rep *priv_doca_devinfo_rep_node(const struct doca_devinfo_rep *devinfo_rep);
 
+/* The topology file's `peer` key (libdoca_common only), "" when none (sd_peer.h). */
+const char *sd_topology_peer(void);
+
 static inline const struct sd_device *sd_dev_node(const struct doca_dev *dev)
 {
 	return dev->node;

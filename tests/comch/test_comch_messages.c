@@ -344,6 +344,28 @@ static int overflowing_count(void)
 		fclose(f);
 	}
 	n = 4 * wmem / 4080 + 1;
+	/*
+	 * Over TCP (SOFTDOCA_PEER) the sender's buffer autotunes up to the third
+	 * tcp_wmem value and the idle receiver keeps about the second tcp_rmem
+	 * value: send twice what both can hold.
+	 */
+	if (getenv("SOFTDOCA_PEER") != NULL) {
+		long w[3] = {0, 0, 4194304}, r[3] = {0, 131072, 0};
+
+		f = fopen("/proc/sys/net/ipv4/tcp_wmem", "r");
+		if (f != NULL) {
+			if (fscanf(f, "%ld %ld %ld", &w[0], &w[1], &w[2]) != 3)
+				w[2] = 4194304;
+			fclose(f);
+		}
+		f = fopen("/proc/sys/net/ipv4/tcp_rmem", "r");
+		if (f != NULL) {
+			if (fscanf(f, "%ld %ld %ld", &r[0], &r[1], &r[2]) != 3)
+				r[1] = 131072;
+			fclose(f);
+		}
+		n = 2 * (w[2] + r[1]) / 4080 + 1;
+	}
 	return n < 400 ? 400 : n > 8000 ? 8000 : (int)n;
 }
 

@@ -6,8 +6,9 @@
  * buffers, large copies, read-only exports, out-of-range buffers, and the
  * data path chosen for heap, memfd and /dev/shm memory.
  *
- * Run once per SOFTDOCA_XPROC_PATH (auto, vm, procmem); argv[1] is the
- * xproc_peer program.
+ * Run once per SOFTDOCA_XPROC_PATH (auto, vm, procmem, and ucx where the
+ * UCX transport is built: both processes then go through UCX on the
+ * loopback address); argv[1] is the xproc_peer program.
  */
 #include "xproc_test.h"
 
@@ -18,6 +19,8 @@ static const char *expected_path(const char *mem)
 {
 	if (strcmp(mode, "procmem") == 0)
 		return "/proc/PID/mem";
+	if (strcmp(mode, "ucx") == 0)
+		return "over UCX";
 	if (strcmp(mode, "vm") == 0 || strcmp(mem, "heap") == 0)
 		return "process_vm_readv/process_vm_writev";
 	return "shared file mapping";

@@ -97,6 +97,7 @@ bool sd_profile_fill(const char *name, enum sd_side side, bool has_emulated_reps
 struct sd_topo_parsed {
 	struct sd_device *devs; /* sorted by PCI address, side filter applied */
 	uint32_t ndev;
+	char peer[256];         /* `peer` key, empty when absent */
 };
 
 /*
@@ -113,6 +114,7 @@ struct sd_topology {
 	uint32_t ndev;
 	struct sd_device *devs;   /* immutable records, sorted by PCI address */
 	struct doca_dev *handles; /* one permanent handle slot per device */
+	char peer[256];           /* `peer` key of the file (SOFTDOCA_PEER's fallback), or empty */
 };
 
 /* Load (once, thread-safe) and return the topology; never NULL. */

@@ -137,6 +137,7 @@ static bool sd_topology_install(const struct sd_topo_parsed *parsed)
 		return false;
 	sd_topo.devs = parsed->devs;
 	sd_topo.ndev = parsed->ndev;
+	memcpy(sd_topo.peer, parsed->peer, sizeof(sd_topo.peer));
 	sd_topo.status = DOCA_SUCCESS;
 	return true;
 }
@@ -177,6 +178,11 @@ struct sd_topology *sd_topology_get(void)
 {
 	pthread_once(&sd_topo_once, sd_topology_load);
 	return &sd_topo;
+}
+
+const char *sd_topology_peer(void)
+{
+	return sd_topology_get()->peer;
 }
 
 struct doca_dev *sd_topology_handle_of(const struct sd_device *node)

@@ -259,6 +259,7 @@ bool sd_emit(struct sd_parser *p, struct sd_topo_parsed *out)
 	}
 	out->devs = devs;
 	out->ndev = n;
+	memcpy(out->peer, p->peer, sizeof(out->peer));
 	return true;
 }
 

@@ -4,6 +4,7 @@
  * Line based, INI-like:
  *
  *     sides = all                  # optional, before the first section
+ *     peer = 10.0.0.2:13622        # optional: where the other side runs
  *     [device 0000:03:00.0]        # a local device
  *     side = dpu
  *     profile = bf3
@@ -24,6 +25,7 @@
 #include <string.h>
 
 #include "sd_debug.h"
+#include "sd_peer.h"
 #include "topology_parse.h"
 
 bool sd_fail(struct sd_parser *p, unsigned line, const char *fmt, ...)
@@ -402,13 +404,30 @@ static bool sd_global_faults(struct sd_parser *p, const char *value)
 	return true;
 }
 
+/* peer = ADDR[:PORT]: where the other side of the PCI link runs (sd_peer.h). */
+static bool sd_global_peer(struct sd_parser *p, const char *value)
+{
+	struct sd_peer peer;
+	char why[160];
+
+	if (p->peer[0] != '\0')
+		return sd_fail(p, p->line, "key 'peer' is given twice");
+	if (!sd_peer_parse(value, &peer, why, sizeof(why)))
+		return sd_fail(p, p->line, "peer '%s' %s", value, why);
+	snprintf(p->peer, sizeof(p->peer), "%s", value);
+	return true;
+}
+
 static bool sd_global_key(struct sd_parser *p, const char *key, const char *value)
 {
 	if (strcmp(key, "faults") == 0)
 		return sd_global_faults(p, value);
+	if (strcmp(key, "peer") == 0)
+		return sd_global_peer(p, value);
 	if (strcmp(key, "sides") != 0)
 		return sd_fail(p, p->line,
-			       "key '%s' outside a section (only 'sides' and 'faults' may come before the first [device])",
+			       "key '%s' outside a section (only 'sides', 'faults' and 'peer' may come before the first "
+			       "[device])",
 			       key);
 	if (p->has_sides)
 		return sd_fail(p, p->line, "key 'sides' is given twice");

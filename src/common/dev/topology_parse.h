@@ -56,6 +56,7 @@ struct sd_parser {
 	unsigned sides;
 	bool has_sides;
 	bool has_faults; /* issue 12: the faults key was given */
+	char peer[256]; /* `peer` key (ADDR[:PORT]), empty when absent */
 	char *err;
 	size_t err_len;
 };

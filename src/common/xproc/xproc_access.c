@@ -253,14 +253,8 @@ doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const 
  * Choosing a path at import.
  */
 
-enum sd_xp_mode {
-	SD_XP_MODE_AUTO,
-	SD_XP_MODE_VM,
-	SD_XP_MODE_PROCMEM,
-};
-
-/* SOFTDOCA_XPROC_PATH: auto (default), vm or procmem. */
-static enum sd_xp_mode sd_xp_mode_from_env(void)
+/* SOFTDOCA_XPROC_PATH: auto (default), vm, procmem or ucx. */
+enum sd_xp_mode sd_xp_mode_from_env(void)
 {
 	const char *v = getenv("SOFTDOCA_XPROC_PATH");
 
@@ -270,7 +264,11 @@ static enum sd_xp_mode sd_xp_mode_from_env(void)
 		return SD_XP_MODE_VM;
 	if (strcmp(v, "procmem") == 0)
 		return SD_XP_MODE_PROCMEM;
-	SD_LOG_WARN("SOFTDOCA_XPROC_PATH=%s is not auto, vm or procmem; using auto", v);
+	if (strcmp(v, "ucx") == 0)
+		return SD_XP_MODE_UCX;
+	static atomic_bool warned; /* read at every import: say it once */
+	if (!atomic_exchange(&warned, true))
+		SD_LOG_WARN("SOFTDOCA_XPROC_PATH=%s is not auto, vm, procmem or ucx; using auto", v);
 	return SD_XP_MODE_AUTO;
 }
 

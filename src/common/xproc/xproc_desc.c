@@ -12,6 +12,13 @@
  * 120 i32 shared fd  124 u32 zero       128 u64 file dev  136 u64 file ino
  * 144 u64 file offset 152 16B zero      168 u64 checksum (FNV-1a 64 of 0..167)
  *
+ * Version 2 keeps bytes 0..167 and puts the network endpoint where the
+ * checksum was; its checksum covers 0..199:
+ *
+ * 168 u8  family (4, 6)  169 u8 zero     170 u16 port     172 u32 zero
+ * 176 16B address (IPv4 in the first 4 bytes, the rest zero)
+ * 192 8B  zero          200 u64 checksum (FNV-1a 64 of 0..199)
+ *
  * Decoding refuses anything it does not fully understand: unknown
  * version, kind or flag, non-zero reserved bytes, a bad checksum, an
  * impossible range or mask.  A descriptor that passes can still name a
@@ -50,10 +57,19 @@ enum {
 	OFF_SH_OFF = 144,
 	OFF_ZERO2 = 152,
 	OFF_SUM = 168,
+	/* version 2 */
+	OFF_NET_FAMILY = 168,
+	OFF_NET_ZERO0 = 169,
+	OFF_NET_PORT = 170,
+	OFF_NET_ZERO1 = 172,
+	OFF_NET_ADDR = 176,
+	OFF_NET_ZERO2 = 192,
+	OFF_NET_SUM = 200,
 };
 
 _Static_assert(OFF_SUM == SD_XP_DESC_SUM_OFF, "checksum sits in the last 8 bytes");
-_Static_assert(SD_XP_DESC_LEN <= 256, "an export descriptor is at most 256 bytes");
+_Static_assert(OFF_NET_SUM == SD_XP_DESC_NET_SUM_OFF, "checksum sits in the last 8 bytes");
+_Static_assert(SD_XP_DESC_MAX_LEN <= 256, "descriptors stay within 256 bytes");
 
 #define SD_XP_ACCESS_ALL 0x7Fu
 #define SD_XP_PAGE_MASK 4095u
@@ -116,12 +132,24 @@ uint64_t sd_xp_desc_checksum(const uint8_t *bytes, size_t len)
 	return h;
 }
 
-void sd_xp_desc_encode(const struct sd_xp_desc *d, uint8_t out[SD_XP_DESC_LEN])
+/* The endpoint block of a version 2 descriptor. */
+static void sd_xp_encode_net(const struct sd_xp_net *net, uint8_t *out)
 {
-	memset(out, 0, SD_XP_DESC_LEN);
+	out[OFF_NET_FAMILY] = net->family;
+	put16(out + OFF_NET_PORT, net->port);
+	memcpy(out + OFF_NET_ADDR, net->addr, net->family == SD_XP_NET_IPV4 ? 4 : 16);
+}
+
+size_t sd_xp_desc_encode(const struct sd_xp_desc *d, uint8_t *out)
+{
+	bool net = d->net.family != SD_XP_NET_NONE;
+	size_t len = net ? SD_XP_DESC_NET_LEN : SD_XP_DESC_LEN;
+	size_t sum_off = len - 8u;
+
+	memset(out, 0, len);
 	put32(out + OFF_MAGIC, SD_XP_DESC_MAGIC);
-	put16(out + OFF_VERSION, SD_XP_DESC_VERSION);
-	put16(out + OFF_LENGTH, SD_XP_DESC_LEN);
+	put16(out + OFF_VERSION, net ? SD_XP_DESC_VERSION_NET : SD_XP_DESC_VERSION);
+	put16(out + OFF_LENGTH, (uint16_t)len);
 	out[OFF_KIND] = d->kind;
 	out[OFF_FLAGS] = d->flags;
 	put32(out + OFF_MASK, d->access_mask);
@@ -144,7 +172,10 @@ void sd_xp_desc_encode(const struct sd_xp_desc *d, uint8_t out[SD_XP_DESC_LEN])
 	} else {
 		put32(out + OFF_SH_FD, UINT32_MAX); /* -1: no shared file */
 	}
-	put64(out + OFF_SUM, sd_xp_desc_checksum(out, OFF_SUM));
+	if (net)
+		sd_xp_encode_net(&d->net, out);
+	put64(out + sum_off, sd_xp_desc_checksum(out, sum_off));
+	return len;
 }
 
 /* The header: everything that says "this is a descriptor we can read". */
@@ -154,17 +185,37 @@ static const char *sd_xp_check_header(const uint8_t *b, size_t len)
 		return "is too short to be a softdoca export descriptor";
 	if (get32(b + OFF_MAGIC) != SD_XP_DESC_MAGIC)
 		return "does not start with the softdoca descriptor magic";
-	if (get16(b + OFF_VERSION) != SD_XP_DESC_VERSION)
+	uint16_t version = get16(b + OFF_VERSION);
+	if (version != SD_XP_DESC_VERSION && version != SD_XP_DESC_VERSION_NET)
 		return "has a descriptor version this softdoca does not know";
-	if (get16(b + OFF_LENGTH) != len || len != SD_XP_DESC_LEN)
+	size_t want = version == SD_XP_DESC_VERSION ? SD_XP_DESC_LEN : SD_XP_DESC_NET_LEN;
+	if (get16(b + OFF_LENGTH) != len || len != want)
 		return "has a length that does not match its header (truncated or padded)";
-	if (get64(b + OFF_SUM) != sd_xp_desc_checksum(b, OFF_SUM))
+	if (get64(b + len - 8u) != sd_xp_desc_checksum(b, len - 8u))
 		return "fails its checksum (corrupted in transit?)";
 	if (b[OFF_KIND] != SD_XP_KIND_PCI)
 		return "has an export kind this softdoca does not produce";
 	if (b[OFF_FLAGS] & ~SD_XP_FLAGS_KNOWN)
 		return "has unknown flags";
 	if (!all_zero(b + OFF_ZERO0, 2) || !all_zero(b + OFF_ZERO1, 4) || !all_zero(b + OFF_ZERO2, 16))
+		return "has non-zero reserved bytes";
+	if (version == SD_XP_DESC_VERSION_NET &&
+	    (b[OFF_NET_ZERO0] != 0 || !all_zero(b + OFF_NET_ZERO1, 4) || !all_zero(b + OFF_NET_ZERO2, 8)))
+		return "has non-zero reserved bytes";
+	return NULL;
+}
+
+/* The endpoint block: an address family we know, a port, nothing after an IPv4 address. */
+static const char *sd_xp_decode_net(const uint8_t *b, struct sd_xp_net *net)
+{
+	net->family = b[OFF_NET_FAMILY];
+	net->port = get16(b + OFF_NET_PORT);
+	memcpy(net->addr, b + OFF_NET_ADDR, sizeof(net->addr));
+	if (net->family != SD_XP_NET_IPV4 && net->family != SD_XP_NET_IPV6)
+		return "has a network endpoint of an unknown address family";
+	if (net->port == 0)
+		return "has a network endpoint without a port";
+	if (net->family == SD_XP_NET_IPV4 && !all_zero(net->addr + 4, 12))
 		return "has non-zero reserved bytes";
 	return NULL;
 }
@@ -224,5 +275,10 @@ const char *sd_xp_desc_decode(const void *buf, size_t len, struct sd_xp_desc *d)
 	d->shared.dev = get64(b + OFF_SH_DEV);
 	d->shared.ino = get64(b + OFF_SH_INO);
 	d->shared.file_off = get64(b + OFF_SH_OFF);
+	if (get16(b + OFF_VERSION) == SD_XP_DESC_VERSION_NET) {
+		why = sd_xp_decode_net(b, &d->net);
+		if (why != NULL)
+			return why;
+	}
 	return sd_xp_check_values(d);
 }

@@ -16,8 +16,18 @@
 #include <stdint.h>
 
 #define SD_XP_DESC_MAGIC 0x50584453u /* "SDXP" as little-endian bytes */
-#define SD_XP_DESC_VERSION 1u
-#define SD_XP_DESC_LEN 176u          /* descriptors are at most 256 bytes */
+#define SD_XP_DESC_VERSION 1u        /* the exporter is reached on this machine only */
+#define SD_XP_DESC_LEN 176u          /* length of a version 1 descriptor */
+/*
+ * Version 2 is version 1 plus a network endpoint (struct sd_xp_net): where
+ * an importer in another PID or network namespace, or on another machine,
+ * reaches the exporter over UCX.  Exporters write version 1 whenever they
+ * offer no endpoint, so importers built before version 2 keep working with
+ * them; a version 1 importer refuses a version 2 descriptor by its version.
+ */
+#define SD_XP_DESC_VERSION_NET 2u
+#define SD_XP_DESC_NET_LEN 208u
+#define SD_XP_DESC_MAX_LEN SD_XP_DESC_NET_LEN /* descriptors stay within 256 bytes */
 
 #define SD_XP_KIND_PCI 1u
 
@@ -46,6 +56,17 @@ struct sd_xp_shared {
 	uint64_t file_off; /* file offset of the page holding the range start */
 };
 
+/* A network endpoint: the exporter's UCX listener. */
+#define SD_XP_NET_NONE 0u
+#define SD_XP_NET_IPV4 4u
+#define SD_XP_NET_IPV6 6u
+
+struct sd_xp_net {
+	uint8_t family; /* SD_XP_NET_NONE, _IPV4 or _IPV6 */
+	uint16_t port;  /* TCP port, host order */
+	uint8_t addr[16]; /* IPv4 in the first 4 bytes, network order */
+};
+
 /* A descriptor, decoded. */
 struct sd_xp_desc {
 	uint8_t kind;
@@ -58,10 +79,15 @@ struct sd_xp_desc {
 	uint8_t token[SD_XP_TOKEN_LEN];
 	char dev_pci[SD_XP_PCI_LEN]; /* exporting device, NUL-terminated */
 	struct sd_xp_shared shared;  /* valid with SD_XP_FLAG_SHARED */
+	struct sd_xp_net net;        /* family NONE in a version 1 descriptor */
 };
 
-/* Write `d` as exactly SD_XP_DESC_LEN bytes into `out`. */
-void sd_xp_desc_encode(const struct sd_xp_desc *d, uint8_t out[SD_XP_DESC_LEN]);
+/*
+ * Write `d` into `out`: SD_XP_DESC_LEN bytes (version 1) when it carries no
+ * network endpoint, else SD_XP_DESC_NET_LEN bytes (version 2).  `out` has
+ * room for that many bytes.  Returns the length written.
+ */
+size_t sd_xp_desc_encode(const struct sd_xp_desc *d, uint8_t *out);
 
 /*
  * Parse `len` bytes at `buf` into `d`.  Returns NULL when the bytes are a
@@ -73,7 +99,8 @@ const char *sd_xp_desc_decode(const void *buf, size_t len, struct sd_xp_desc *d)
 /* The checksum stored in the last 8 bytes, over the bytes before it. */
 uint64_t sd_xp_desc_checksum(const uint8_t *bytes, size_t len);
 
-/* Offset of the checksum inside the encoded descriptor. */
+/* Offset of the checksum inside an encoded descriptor of each version. */
 #define SD_XP_DESC_SUM_OFF (SD_XP_DESC_LEN - 8u)
+#define SD_XP_DESC_NET_SUM_OFF (SD_XP_DESC_NET_LEN - 8u)
 
 #endif /* SD_XPROC_DESC_H */

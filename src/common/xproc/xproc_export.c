@@ -106,6 +106,7 @@ static void sd_xp_sweep_once(void)
 
 static void sd_xp_export_free(struct sd_xp_export *exp)
 {
+	sd_xp_ucx_export_detach(exp); /* network peers first: the record's end cuts off only local ones */
 	sd_xp_record_retire(exp);
 	if (exp->shared_fd >= 0)
 		close(exp->shared_fd);
@@ -179,6 +180,7 @@ static doca_error_t sd_xp_export_create(const char *func, struct doca_mmap *mmap
 	/* Under Yama ptrace_scope 1 an unrelated importer needs this to reach us. */
 	(void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
 	exp->base.flags |= exp->record_tmp ? SD_XP_FLAG_RECORD_TMP : 0;
+	sd_xp_ucx_export_attach(exp);
 	sd_xp_registry_add(exp);
 	mmap->xproc_generation = exp->base.generation;
 	*out = exp;
@@ -203,7 +205,7 @@ static struct sd_xp_desc_slot *sd_xp_export_slot(struct sd_xp_export *exp, const
 	memset(d.dev_pci, 0, sizeof(d.dev_pci));
 	memcpy(d.dev_pci, node->pci_addr, strnlen(node->pci_addr, sizeof(d.dev_pci) - 1));
 	slot->node = node;
-	sd_xp_desc_encode(&d, slot->bytes);
+	slot->len = sd_xp_desc_encode(&d, slot->bytes);
 	slot->next = exp->slots;
 	exp->slots = slot;
 	return slot;
@@ -233,7 +235,7 @@ doca_error_t sd_xproc_export_pci(const char *func, struct doca_mmap *mmap, const
 	}
 	mmap->xproc_export = exp;
 	*desc = slot->bytes;
-	*desc_len = SD_XP_DESC_LEN;
+	*desc_len = slot->len;
 	return DOCA_SUCCESS;
 }
 

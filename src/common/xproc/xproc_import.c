@@ -4,10 +4,13 @@
  *
  * What is judged at import, all locally and without
  * waiting on the exporter: the bytes are a descriptor we understand
- * (INVALID_VALUE), it comes from this machine and PID namespace
- * (NOT_SUPPORTED otherwise: no engine reaches other machines yet), its
- * process is still the one that exported (INVALID_VALUE), and some path to
- * its memory is allowed by the kernel (NOT_PERMITTED, naming the fix).
+ * (INVALID_VALUE), it comes from this machine and PID namespace or carries
+ * a network endpoint that the UCX transport can reach (NOT_SUPPORTED
+ * otherwise), its process is still the one that exported (INVALID_VALUE;
+ * judged only in the exporter's namespace), and some path to its memory is
+ * allowed by the kernel (NOT_PERMITTED, naming the fix).  A descriptor
+ * from another namespace, or any with SOFTDOCA_XPROC_PATH=ucx, becomes a
+ * UCX import (xproc_ucx.c).
  * A stopped or destroyed export, or a token that does not match the
  * exporter's record, is not an import error: the import succeeds and every
  * access fails with DOCA_ERROR_IO_FAILED.
@@ -65,12 +68,10 @@ doca_error_t sd_xproc_import_check(const char *func, const void *desc, size_t de
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (!sd_xp_same_namespace(&d.who)) {
-		SD_LOG_ERR_AS(func,
-			      "the descriptor was exported by pid %u on another machine or in another PID namespace; "
-			      "softdoca reaches exporters only on the same machine and PID namespace",
-			      d.who.pid);
-		return DOCA_ERROR_NOT_SUPPORTED;
+	if (sd_xp_ucx_chosen(&d)) {
+		err = sd_xp_ucx_import_check(func, &d);
+		if (err != DOCA_SUCCESS)
+			return err;
 	}
 	*kind = SD_EXPORT_PCI;
 	return DOCA_SUCCESS;
@@ -181,6 +182,8 @@ doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const voi
 
 	if (err != DOCA_SUCCESS)
 		return err;
+	if (sd_xp_ucx_chosen(&d))
+		return sd_xp_ucx_import(func, mmap, &d);
 	imp = calloc(1, sizeof(*imp));
 	if (imp == NULL) {
 		SD_LOG_ERR_AS(func, "cannot allocate the import state");
@@ -218,6 +221,10 @@ doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const voi
 
 void sd_xproc_import_close(struct doca_mmap *mmap)
 {
+	if (sd_xp_ucx_is_import(mmap)) {
+		sd_xp_ucx_import_close(mmap);
+		return;
+	}
 	if (mmap->remote_priv != NULL)
 		sd_xp_import_free(mmap->remote_priv);
 	mmap->remote_priv = NULL;

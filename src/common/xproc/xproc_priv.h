@@ -9,6 +9,9 @@
  *   xproc_access.c    the importer's data paths and their probes
  *   xproc_export.c    export state of an mmap (descriptors, record, files)
  *   xproc_import.c    import state of an mmap and its remote access hooks
+ *   xproc_net.c       SOFTDOCA_PEER: where the other side of the link runs
+ *   xproc_ucx.c       the UCX transport: opening its module, exports that
+ *                     offer a network endpoint, imports that use one
  */
 #ifndef SD_XPROC_PRIV_H
 #define SD_XPROC_PRIV_H
@@ -86,7 +89,8 @@ void sd_xp_record_sweep(void);
 struct sd_xp_desc_slot {
 	const void *node; /* struct sd_device the descriptor names */
 	struct sd_xp_desc_slot *next;
-	uint8_t bytes[SD_XP_DESC_LEN];
+	size_t len;       /* SD_XP_DESC_LEN, or SD_XP_DESC_NET_LEN with a network endpoint */
+	uint8_t bytes[SD_XP_DESC_MAX_LEN];
 };
 
 struct sd_xp_export {
@@ -98,6 +102,7 @@ struct sd_xp_export {
 	struct sd_xp_record *rec; /* shared page, writable */
 	int shared_fd;            /* file kept open for importers, -1 when none */
 	struct sd_xp_desc_slot *slots; /* list, newest first */
+	void *ucx;                /* the UCX transport's serving state (xproc_ucx.c), or NULL */
 	struct sd_xp_export *next; /* registry of this process's live exports */
 };
 
@@ -134,6 +139,15 @@ struct sd_xp_import {
 	_Atomic uint64_t next_lock_check_ns; /* SHARED: throttle of the lock check */
 };
 
+/* SOFTDOCA_XPROC_PATH (one WARNING for an unknown value, which means auto). */
+enum sd_xp_mode {
+	SD_XP_MODE_AUTO,
+	SD_XP_MODE_VM,
+	SD_XP_MODE_PROCMEM,
+	SD_XP_MODE_UCX, /* importers use UCX, exporters offer it even without SOFTDOCA_PEER */
+};
+enum sd_xp_mode sd_xp_mode_from_env(void);
+
 /* Choose and probe a data path for `imp` (after the record is attached). */
 doca_error_t sd_xp_access_open(struct sd_xp_import *imp, const struct sd_xp_desc *d, const char *func);
 /* Release what sd_xp_access_open acquired. */
@@ -159,5 +173,30 @@ int sd_xp_guarded_copy(void *dst, const void *src, size_t len, const void *map, 
 
 /* Name of a path for diagnostics. */
 const char *sd_xp_path_name(enum sd_xp_path path);
+
+/*
+ * The UCX transport (xproc_ucx.c).
+ */
+
+struct doca_mmap;
+
+/*
+ * Export `exp` over UCX too when this process is told to (SOFTDOCA_PEER,
+ * or SOFTDOCA_XPROC_PATH=ucx): sets exp->base.net and exp->ucx.  A failure
+ * is a WARNING; the export stands for local importers.
+ */
+void sd_xp_ucx_export_attach(struct sd_xp_export *exp);
+/* Cut every UCX peer off the export (before its record retires). */
+void sd_xp_ucx_export_detach(struct sd_xp_export *exp);
+
+/* True when an import of `d` goes through UCX (another namespace, or forced). */
+bool sd_xp_ucx_chosen(const struct sd_xp_desc *d);
+/* The import-time check of a UCX import: it has an endpoint and the module loads. */
+doca_error_t sd_xp_ucx_import_check(const char *func, const struct sd_xp_desc *d);
+/* Fill imported `mmap` for a UCX import; never waits on the exporter. */
+doca_error_t sd_xp_ucx_import(const char *func, struct doca_mmap *mmap, const struct sd_xp_desc *d);
+/* True when `mmap` is a UCX import; then sd_xp_ucx_import_close releases it. */
+bool sd_xp_ucx_is_import(const struct doca_mmap *mmap);
+void sd_xp_ucx_import_close(struct doca_mmap *mmap);
 
 #endif /* SD_XPROC_PRIV_H */

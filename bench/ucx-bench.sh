@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# ucx-bench.sh [BUILD_DIR] [SECONDS] - the cross-namespace benchmark.
+#
+# Runs bench/ucx_bench twice:
+#   1. host side (exporter) and DPU side (importer) in two network and PID
+#      namespaces joined by a veth pair (tools/netns-pair.sh), each given
+#      SOFTDOCA_PEER=<the other's address>: DMA tasks on the import go over
+#      the UCX transport, against raw ucp_get_nbx / ucp_put_nbx on the same
+#      buffers in the same run;
+#   2. both sides in one namespace without SOFTDOCA_PEER: the import takes
+#      today's local path (process_vm_readv/writev), for comparison.
+# Prints both tables.  Needs root and a build with the UCX transport.
+# Numbers depend on the machine and on what else runs on it: compare the
+# ratios measured side by side, not the absolute values.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${1:-$here/build}
+seconds=${2:-1}
+bench=$build/bench/ucx_bench
+[ -x "$bench" ] || { echo "ucx-bench: $bench is missing (build with the UCX transport, -Ducx=enabled)"; exit 2; }
+. "$here/tools/netns-pair.sh"
+netns_pair_usable || { echo "ucx-bench: $NETNS_WHY"; exit 77; }
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-ucx-bench.XXXXXX")
+cleanup() {
+	exec 7>&- 2>/dev/null
+	netns_pair_down
+	rm -rf "$work"
+}
+trap cleanup EXIT
+export LD_LIBRARY_PATH="$build/src/common:$build/src/dma${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+# side DIR ENV... -- CMD...: start the exporter, wait for "ready".
+start_exporter() {
+	mkfifo "$work/exp.in.$1"
+	: >"$work/exp.out.$1"
+	shift
+	"$@" <"$work/exp.in.$1" >"$work/exp.out.$1" 2>&1 &
+}
+
+run() { # label ns_host ns_dpu peer_host peer_dpu
+	local label=$1 dir="$work/$1" i
+	mkdir -p "$dir"
+	mkfifo "$dir/in"
+	if [ "$label" = ucx ]; then
+		"$here/tools/netns-run.sh" "$NS_HOST" env SOFTDOCA_PEER="$ADDR_DPU" "$bench" export --dir "$dir" \
+			<"$dir/in" >"$dir/out" 2>&1 &
+	else
+		"$bench" export --dir "$dir" --no-raw <"$dir/in" >"$dir/out" 2>&1 &
+	fi
+	local pid=$!
+	exec 7>"$dir/in"
+	for i in $(seq 1 200); do
+		grep -q ready "$dir/out" && break
+		sleep 0.05
+	done
+	grep -q ready "$dir/out" || { cat "$dir/out"; echo "ucx-bench: the exporter did not start"; return 1; }
+	if [ "$label" = ucx ]; then
+		"$here/tools/netns-run.sh" "$NS_DPU" env SOFTDOCA_PEER="$ADDR_HOST" SOFTDOCA_SDK_LOG=error "$bench" import --dir "$dir" \
+			--label ucx --seconds "$seconds"
+	else
+		SOFTDOCA_SDK_LOG=error "$bench" import --dir "$dir" --label local --seconds "$seconds" --no-raw
+	fi
+	local rc=$?
+	exec 7>&-
+	wait "$pid"
+	return $rc
+}
+
+netns_pair_up bench || { echo "ucx-bench: $NETNS_WHY"; exit 1; }
+echo "== two namespaces (veth $ADDR_HOST <-> $ADDR_DPU): DMA over UCX against raw UCX, $seconds s each per point in 10 alternating slices"
+run ucx || exit 1
+netns_pair_down
+echo
+echo "== one namespace, no SOFTDOCA_PEER: DMA over the local path (process_vm_readv/writev)"
+run local || exit 1

@@ -1,0 +1,136 @@
+/*
+ * ucx_priv.h - what the files of the UCX transport share.
+ *
+ * Pieces, one per file:
+ *   ucx_runtime.c  the process's UCX context: created with the first export
+ *                  or import, configured where the user has not, destroyed
+ *                  with the last one
+ *   ucx_wire.c     the handshake messages (ucx_wire.h)
+ *   ucx_server.c   the exporting side: a listener and a worker progressed
+ *                  by a library thread; who may reach which export
+ *   ucx_client.c   the importing side: one worker for the process, one
+ *                  endpoint per import, the handshake
+ *   ucx_rma.c      an import's accesses: ucp_get_nbx / ucp_put_nbx
+ *   ucx_module.c   the table libdoca_common opens (xproc_ucx_module.h)
+ *
+ * Threads.  The exporting side's worker belongs to its library thread;
+ * other threads only queue requests for it (a revoke) and wake it with
+ * ucp_worker_signal.  The importing side's worker is shared by every
+ * thread that runs a copy (the progress thread of the default engine, the
+ * engine's worker threads): it is created UCS_THREAD_MODE_SERIALIZED and
+ * every call on it, progress included, holds `client.lock`.
+ */
+#ifndef SD_UCX_PRIV_H
+#define SD_UCX_PRIV_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/socket.h>
+
+#include <ucp/api/ucp.h>
+
+#include <doca_error.h>
+
+#include "xproc_ucx_module.h"
+
+/* ---- runtime (ucx_runtime.c) ---- */
+
+struct sd_ucx_server;
+struct sd_ucx_client;
+
+/* Take a reference on the process's UCX context, creating it.  NULL on failure (logged for `func`). */
+ucp_context_h sd_ucx_context_get(const char *func);
+void sd_ucx_context_put(void);
+
+/* The liveness bound: SOFTDOCA_PEER_TIMEOUT_MS, default 1000. */
+uint32_t sd_ucx_timeout_ms(void);
+uint64_t sd_ucx_timeout_ns(void);
+
+uint64_t sd_ucx_now_ns(void);
+
+/* "10.1.2.3:4567" or "[fd00::1]:4567" into `out`. */
+void sd_ucx_net_text(const struct sd_xp_net *net, char *out, size_t size);
+/* struct sd_xp_net <-> sockaddr */
+socklen_t sd_ucx_net_to_sockaddr(const struct sd_xp_net *net, struct sockaddr_storage *ss);
+bool sd_ucx_net_from_sockaddr(const struct sockaddr *sa, struct sd_xp_net *net);
+
+/*
+ * Wait for `req` (a ucp request, NULL or an error pointer) by progressing
+ * `worker`, at most `limit_ns`; free it.  The caller holds whatever lock
+ * the worker needs.  Returns its status, UCS_ERR_TIMED_OUT when it did not
+ * finish (the request is then left to UCX).
+ */
+ucs_status_t sd_ucx_wait(ucp_worker_h worker, ucs_status_ptr_t req, uint64_t limit_ns);
+
+/*
+ * Close `ep` at once (no flush), waiting at most `limit_ns` for UCX to
+ * release it.  False when UCX did not finish in time: the endpoint's
+ * callbacks may then still run, so their argument must stay allocated.
+ */
+bool sd_ucx_ep_close_force(ucp_worker_h worker, ucp_ep_h ep, uint64_t limit_ns);
+
+/* ---- exporting side (ucx_server.c) ---- */
+
+doca_error_t sd_ucx_export_open(const char *func, const struct sd_ucx_export_args *args, struct sd_xp_net *where,
+				void **handle);
+void sd_ucx_export_close(void *handle);
+/* At exit: stop the thread and release UCX, whatever is still exported. */
+void sd_ucx_server_at_exit(void);
+
+/* ---- importing side (ucx_client.c, ucx_rma.c) ---- */
+
+enum sd_ucx_import_state {
+	SD_UCX_CONNECTING = 0, /* endpoint created, hello sent, no answer yet */
+	SD_UCX_READY = 1,      /* granted: rkey unpacked */
+	SD_UCX_DEAD = 2,       /* refused, unreachable, revoked or timed out: every access fails */
+};
+
+#define SD_UCX_IMPORT_MAGIC 0x55434d49u /* "IMCU" */
+
+struct sd_ucx_import {
+	uint32_t magic;
+	uint32_t owner_pid;     /* process that opened it (a fork child never touches UCX) */
+	_Atomic int state;      /* enum sd_ucx_import_state */
+	struct sd_ucx_import_args args;
+	char peer_text[64];     /* the exporter's endpoint, for messages */
+	uint64_t nonce;         /* pairs the exporter's answer with this import */
+	ucp_ep_h ep;            /* NULL once closed */
+	ucp_rkey_h rkey;        /* READY only */
+	ucs_status_ptr_t hello_req;
+	uint8_t hello[64];      /* the hello in flight */
+	bool reported;          /* the reason it died was logged */
+	bool keep;              /* UCX may still call back with it: never free it */
+	char why[160];          /* why it is DEAD */
+	struct sd_ucx_import *next; /* the client's list of open imports */
+};
+
+doca_error_t sd_ucx_import_open(const char *func, const struct sd_ucx_import_args *args, void **handle);
+void sd_ucx_import_close(void *handle);
+/* At exit: close every import's endpoint and release UCX. */
+void sd_ucx_client_at_exit(void);
+
+/* The importing worker and its lock (ucx_client.c). */
+ucp_worker_h sd_ucx_client_worker(void);
+void sd_ucx_client_lock(void);
+void sd_ucx_client_unlock(void);
+
+/*
+ * Lock held: progress until the handshake of `imp` is answered, at most
+ * the liveness bound.  DOCA_SUCCESS when READY, else DOCA_ERROR_IO_FAILED.
+ */
+doca_error_t sd_ucx_import_ready(struct sd_ucx_import *imp);
+
+/*
+ * Lock held: `imp` is dead from now on (`why` says why, logged once).  Its
+ * endpoint is closed at once, which fails every request still on it.
+ */
+void sd_ucx_import_kill(struct sd_ucx_import *imp, const char *why);
+
+/* Log once why `imp` is dead (lock held). */
+void sd_ucx_import_report(struct sd_ucx_import *imp);
+
+extern const struct sd_mem_remote_ops sd_ucx_remote_ops;
+
+#endif /* SD_UCX_PRIV_H */

@@ -1,0 +1,83 @@
+/*
+ * xproc_ucx_module.h - the seam between libdoca_common and the UCX transport.
+ *
+ * The UCX transport is a separate shared object, libsoftdoca_xproc_ucx.so,
+ * installed next to libdoca_common.so and opened with dlopen the first
+ * time an export offers a network endpoint or an import needs one
+ * (xproc_ucx.c).  Programs that never cross a namespace therefore never
+ * load UCX, whose libraries install crash-signal handlers and read their
+ * configuration as they load; and softdoca builds and runs where UCX is
+ * missing.
+ *
+ * The object exports one function, SD_UCX_MODULE_ENTRY, returning the
+ * table below.  Both sides are built from the same tree; `abi` guards a
+ * stray file of another build.
+ */
+#ifndef SD_XPROC_UCX_MODULE_H
+#define SD_XPROC_UCX_MODULE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <doca_error.h>
+
+#include "xproc_desc.h"
+
+#define SD_UCX_MODULE_ABI 1u
+#define SD_UCX_MODULE_FILE "libsoftdoca_xproc_ucx.so"
+#define SD_UCX_MODULE_ENTRY "priv_doca_xproc_ucx_module"
+
+struct sd_mem_remote_ops;
+
+/* One started-period export of an mmap, as the transport serves it. */
+struct sd_ucx_export_args {
+	uint64_t export_id;
+	uint32_t generation;
+	uint8_t token[SD_XP_TOKEN_LEN];
+	uint64_t addr, len; /* the exported range, this process's addresses */
+	bool writable;      /* PCI_READ_WRITE: peers may put */
+	struct sd_xp_net bind; /* local address to listen on; port 0 lets the kernel choose */
+};
+
+/* What an importer knows from the descriptor. */
+struct sd_ucx_import_args {
+	uint64_t export_id;
+	uint32_t generation;
+	uint8_t token[SD_XP_TOKEN_LEN];
+	uint64_t addr, len;
+	bool writable;
+	uint32_t pid;         /* exporter's pid in its own namespace (diagnostics only) */
+	struct sd_xp_net peer; /* the exporter's listener */
+};
+
+struct sd_ucx_module {
+	uint32_t abi;
+	/*
+	 * Serve the range to peers that present this export's id, generation
+	 * and token.  *where receives the listener's address (the same for
+	 * every export of the process).  *handle is what export_close takes.
+	 */
+	doca_error_t (*export_open)(const char *func, const struct sd_ucx_export_args *args, struct sd_xp_net *where,
+				    void **handle);
+	/*
+	 * The export ends (mmap stop or destroy): every peer's connection is
+	 * closed and the registration dropped before this returns, so the
+	 * memory may be reused at once.
+	 */
+	void (*export_close)(void *handle);
+	/*
+	 * Start connecting to the exporter; never waits for it.  The first
+	 * access waits for the answer, at most the liveness bound.
+	 */
+	doca_error_t (*import_open)(const char *func, const struct sd_ucx_import_args *args, void **handle);
+	void (*import_close)(void *handle);
+	/* Access hooks of an import; mmap->remote_priv is the import_open handle. */
+	const struct sd_mem_remote_ops *remote_ops;
+	/* The liveness bound in milliseconds (SOFTDOCA_PEER_TIMEOUT_MS). */
+	uint32_t (*timeout_ms)(void);
+};
+
+typedef const struct sd_ucx_module *(*sd_ucx_module_entry_t)(uint32_t abi);
+
+#endif /* SD_XPROC_UCX_MODULE_H */

@@ -1,0 +1,92 @@
+# netns_lib.sh - what the two-namespace tests share (sourced).
+#
+# Environment (set by tests/netns/meson.build):
+#   ROOT        the source tree
+#   XPROC_PEER  tests/xproc/xproc_peer (the exporting side)
+#   NETNS_DMA   tests/netns/netns_dma (the importing side)
+#   SD_UCX_MODULE  the built UCX transport, or "none"
+#
+# A test that cannot run here (not root, no namespaces, no UCX) exits 77,
+# which meson counts as skipped, never as passed.
+
+. "$ROOT/tools/netns-pair.sh"
+
+WORK=""
+
+nl_skip() {
+	echo "SKIP: $*"
+	exit 77
+}
+
+nl_fail() {
+	echo "FAIL: $*"
+	exit 1
+}
+
+nl_cleanup() {
+	exec 7>&- 2>/dev/null
+	netns_pair_down
+	[ -n "$WORK" ] && rm -rf "$WORK"
+	return 0
+}
+
+# nl_setup TAG - check capabilities, create the pair and a scratch folder.
+nl_setup() {
+	if [ "${SD_UCX_MODULE:-none}" = none ] || [ ! -f "$SD_UCX_MODULE" ]; then
+		nl_skip "softdoca was built without the UCX transport (-Ducx)"
+	fi
+	netns_pair_usable || nl_skip "$NETNS_WHY"
+	netns_pair_up "$1" || nl_fail "$NETNS_WHY"
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-netns.XXXXXX") || nl_fail "no scratch folder"
+	trap nl_cleanup EXIT
+	trap 'nl_cleanup; exit 130' INT TERM
+}
+
+# nl_export NS PEER_ADDR PCI SIZE SEED [PERM] - start xproc_peer exporting in NS,
+# told that the other side runs at PEER_ADDR.  Sets EXP_PID (its unshare),
+# EXP_ADDR, EXP_LEN; commands go to fd 7, replies to $WORK/exp.out.
+nl_export() {
+	local ns=$1 peer=$2 pci=$3 size=$4 seed=$5 perm=${6:-rw}
+	mkfifo "$WORK/exp.in"
+	: >"$WORK/exp.out"
+	# exec all the way down: $! is then unshare itself, whose death kills the exporter.
+	(exec env SOFTDOCA_PEER="$peer" ip netns exec "$ns" unshare --pid --fork --mount-proc --kill-child \
+		"$XPROC_PEER" export --mem heap --perm "$perm" --dev "$pci" --size "$size" --seed "$seed" \
+		--desc "$WORK/desc" <"$WORK/exp.in" >"$WORK/exp.out" 2>"$WORK/exp.err") &
+	EXP_PID=$!
+	exec 7>"$WORK/exp.in"
+	local i
+	for i in $(seq 1 200); do
+		grep -q '^ready ' "$WORK/exp.out" && break
+		grep -q 'failed' "$WORK/exp.out" && break
+		sleep 0.05
+	done
+	read -r word EXP_ADDR EXP_LEN _ < <(grep "^ready " "$WORK/exp.out") || true
+	[ "${word:-}" = ready ] || nl_fail "exporter did not start: $(cat "$WORK/exp.out" "$WORK/exp.err")"
+}
+
+# nl_cmd CMD - one command to the exporter; prints its reply line.
+nl_cmd() {
+	local before after i
+	before=$(wc -l <"$WORK/exp.out")
+	echo "$1" >&7
+	for i in $(seq 1 200); do
+		after=$(wc -l <"$WORK/exp.out")
+		[ "$after" -gt "$before" ] && break
+		sleep 0.05
+	done
+	sed -n "$((before + 1))p" "$WORK/exp.out"
+}
+
+# nl_import NS ARGS... - run netns_dma in NS on the descriptor; its output in $OUT.
+nl_import() {
+	local ns=$1
+	shift
+	OUT=$(timeout 60 env SOFTDOCA_SDK_LOG=warning "${IMPORT_ENV[@]}" ip netns exec "$ns" unshare --pid --fork --mount-proc --kill-child \
+		"$NETNS_DMA" --desc "$WORK/desc" --addr "$EXP_ADDR" --len "$EXP_LEN" "$@" 2>"$WORK/imp.err")
+	local rc=$?
+	echo "importer: $OUT (exit $rc)"
+	return $rc
+}
+
+IMPORT_ENV=()
