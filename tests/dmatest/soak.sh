@@ -17,14 +17,14 @@
 #                                                           (SOFTDOCA_DMA_WORKERS=1)
 #
 # TASKS (default 10000000) for the inline engine, WORKER_TASKS (default
-# 1000000) for the worker engine, whose small tasks are slower today.
+# 10000000) for the worker engine.
 # Prints one line per run (tasks, seconds, rate, bytes checked, mismatches)
 # and exits non-zero if any run found a mismatch or failed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build}
 tasks=${2:-10000000}
-worker_tasks=${3:-1000000}
+worker_tasks=${3:-10000000}
 prog=$build/tests/dmatest/dmatest
 [ -x "$prog" ] || { echo "soak: $prog is not built (ninja -C $build)" >&2; exit 2; }
 
