@@ -6,6 +6,8 @@
 # (`tests/run.sh gcc abi`; default: all of them, in this order):
 #
 #   gcc       build with gcc into build/, run every meson test suite
+#   release   gcc release build (-O3, the one the benchmarks use) into
+#             build-rel/, tests left out: it must compile without a warning
 #   asan      build with clang + AddressSanitizer/UBSan into build-asan/ and
 #             run every suite there; any sanitizer report fails the test
 #   valgrind  the dmatest stress program under valgrind (reduced task count)
@@ -39,7 +41,7 @@ cd "$root" || exit 1
 
 mapfile -t packages < <(grep -Ev '^(#|$)' "$root/tools/test-packages.txt")
 jobs=$(nproc 2>/dev/null || echo 2)
-all_steps=(gcc asan valgrind install abi bench fuzz samples)
+all_steps=(gcc release asan valgrind install abi bench fuzz samples)
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=("${all_steps[@]}")
 
@@ -228,6 +230,13 @@ step_gcc() {
 	need_gcc_build || return
 	test_suites gcc build
 	test_suites gcc-workers build --setup workers "${engine_suites[@]}"
+}
+
+# The optimiser finds warnings (truncation, overflow) that a debug build
+# does not; the benchmarks and bench/*.sh build this way.
+step_release() {
+	banner "gcc release build (build-rel-check/)"
+	build release build-rel-check gcc --buildtype=release -Dtests=false
 }
 
 step_asan() {
