@@ -15,14 +15,8 @@
 #include <doca_version.h>
 
 #include "caps.h"
+#include "tool_build.h"
 #include "tool_pci.h"
-
-#ifndef SD_TOOLS_VERSION
-#define SD_TOOLS_VERSION "unknown"
-#endif
-#ifndef SD_DOC_DIR
-#define SD_DOC_DIR "share/doc/softdoca"
-#endif
 
 static void usage(FILE *out)
 {

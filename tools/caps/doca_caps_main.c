@@ -16,14 +16,8 @@
 #include <doca_version.h>
 
 #include "caps.h"
+#include "tool_build.h"
 #include "tool_pci.h"
-
-#ifndef SD_TOOLS_VERSION
-#define SD_TOOLS_VERSION "unknown"
-#endif
-#ifndef SD_DOC_DIR
-#define SD_DOC_DIR "share/doc/softdoca"
-#endif
 
 static const char *const flags_taken = "--list-devs, --list-rep-devs, --list-libs, -p/--pci-addr, -v/--version, -h/--help";
 
