@@ -40,11 +40,7 @@ enum caps_exit { CAPS_OK = 0, CAPS_USAGE = 1, CAPS_FAILED = 2 };
 
 /* ---- the command line (caps_args.c) ---- */
 
-/*
- * What a flag means, as the `val` of its struct option (and the letter of
- * its short form where the tool has one): both tools' tables use these, so
- * one reader serves both.
- */
+/* What a flag means: the letter of its short form where a tool has one. */
 enum caps_flag {
 	CAPS_FLAG_LIST_DEVS = 'd',
 	CAPS_FLAG_LIST_REP_DEVS = 'r',
@@ -55,13 +51,11 @@ enum caps_flag {
 	CAPS_FLAG_HELP = 'h',
 };
 
-struct option;
-
 /* One tool's flags and the words of its refusals. */
 struct caps_cli {
 	const char *tool;              /* starts every message: "<tool>: ..." */
 	const char *shortopts;         /* getopt_long's, starting with ':' */
-	const struct option *longopts; /* vals from enum caps_flag */
+	bool takes_check;              /* --check (softdoca-caps only) */
 	const char *hint;              /* the line after a refusal */
 	const char *needs_value;       /* format: a flag given without its value */
 	const char *unknown_flag;      /* format: a flag the tool does not take */

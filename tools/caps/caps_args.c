@@ -12,6 +12,22 @@
 #include "caps.h"
 #include "tool_pci.h"
 
+/*
+ * Every long flag either tool knows.  getopt_long matches a prefix of any
+ * of them, so doca_caps refuses --check itself below: its answer to
+ * "--check" or "--ch" stays the one for any flag it does not take.
+ */
+static const struct option caps_longopts[] = {
+	{"list-devs", no_argument, NULL, CAPS_FLAG_LIST_DEVS},
+	{"list-rep-devs", no_argument, NULL, CAPS_FLAG_LIST_REP_DEVS},
+	{"list-libs", no_argument, NULL, CAPS_FLAG_LIST_LIBS},
+	{"pci-addr", required_argument, NULL, CAPS_FLAG_PCI_ADDR},
+	{"version", no_argument, NULL, CAPS_FLAG_VERSION},
+	{"help", no_argument, NULL, CAPS_FLAG_HELP},
+	{"check", no_argument, NULL, CAPS_FLAG_CHECK},
+	{NULL, 0, NULL, 0},
+};
+
 static int refuse(const struct caps_cli *cli, const char *fmt, const char *arg)
 	__attribute__((format(printf, 2, 0)));
 
@@ -30,7 +46,7 @@ int caps_parse_args(const struct caps_cli *cli, int argc, char **argv, struct ca
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, cli->shortopts, cli->longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, cli->shortopts, caps_longopts, NULL)) != -1) {
 		switch (c) {
 		case CAPS_FLAG_LIST_DEVS:
 			opts->list_devs = true;
@@ -48,6 +64,8 @@ int caps_parse_args(const struct caps_cli *cli, int argc, char **argv, struct ca
 			opts->pci_addr = optarg;
 			break;
 		case CAPS_FLAG_CHECK:
+			if (!cli->takes_check)
+				return refuse(cli, cli->unknown_flag, argv[optind - 1]);
 			opts->check = true;
 			break;
 		case CAPS_FLAG_VERSION:

@@ -7,7 +7,6 @@
  * (for instance a refused SOFTDOCA_TOPOLOGY file) or --pci-addr matched
  * no device; 3 --check found a mismatch.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,21 +52,10 @@ static void print_version(void)
 	       doca_version_runtime());
 }
 
-static const struct option caps_longopts[] = {
-	{"list-devs", no_argument, NULL, CAPS_FLAG_LIST_DEVS},
-	{"list-rep-devs", no_argument, NULL, CAPS_FLAG_LIST_REP_DEVS},
-	{"list-libs", no_argument, NULL, CAPS_FLAG_LIST_LIBS},
-	{"pci-addr", required_argument, NULL, CAPS_FLAG_PCI_ADDR},
-	{"version", no_argument, NULL, CAPS_FLAG_VERSION},
-	{"help", no_argument, NULL, CAPS_FLAG_HELP},
-	{"check", no_argument, NULL, CAPS_FLAG_CHECK},
-	{NULL, 0, NULL, 0},
-};
-
 static const struct caps_cli caps_cli = {
 	.tool = "softdoca-caps",
 	.shortopts = ":drlp:vh",
-	.longopts = caps_longopts,
+	.takes_check = true,
 	.hint = "Try 'softdoca-caps --help'.",
 	.needs_value = "option '%s' needs an argument",
 	.unknown_flag = "unknown option '%s'",

@@ -9,7 +9,6 @@
  *
  * softdoca-caps prints the same facts with softdoca's additions.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -49,21 +48,9 @@ static void print_version(void)
 	printf("(softdoca %s)\n", SD_TOOLS_VERSION);
 }
 
-/* NVIDIA's flags: the listings are long flags only, -p, -v and -h have short forms. */
-static const struct option doca_caps_longopts[] = {
-	{"list-devs", no_argument, NULL, CAPS_FLAG_LIST_DEVS},
-	{"list-rep-devs", no_argument, NULL, CAPS_FLAG_LIST_REP_DEVS},
-	{"list-libs", no_argument, NULL, CAPS_FLAG_LIST_LIBS},
-	{"pci-addr", required_argument, NULL, CAPS_FLAG_PCI_ADDR},
-	{"version", no_argument, NULL, CAPS_FLAG_VERSION},
-	{"help", no_argument, NULL, CAPS_FLAG_HELP},
-	{NULL, 0, NULL, 0},
-};
-
 static const struct caps_cli doca_caps_cli = {
 	.tool = "doca_caps",
-	.shortopts = ":p:vh",
-	.longopts = doca_caps_longopts,
+	.shortopts = ":p:vh", /* the listings are long flags only, as in NVIDIA's tool */
 	.hint = "softdoca's doca_caps takes --list-devs, --list-rep-devs, --list-libs, -p/--pci-addr, "
 		"-v/--version, -h/--help (see doca_caps --help).",
 	.needs_value = "flag '%s' needs a value",
