@@ -37,7 +37,7 @@ static bool importer_open(struct importer *im, const char *kind, uint32_t seed)
 	memset(im, 0, sizeof(*im));
 	if (!xt_exporter_start(&im->peer, kind, "rw", XT_HOST_PCI, SIZE, seed, NULL))
 		return false;
-	im->dev = xt_open_dev(XT_DPU_PCI);
+	im->dev = sd_test_open_dev_at(XT_DPU_PCI);
 	im->mem = malloc(SIZE);
 	if (im->dev == NULL || im->mem == NULL)
 		return false;
