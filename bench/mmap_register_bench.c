@@ -65,6 +65,8 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
+#include "bench_common.h"
+
 #define KIB (1024UL)
 #define MIB (1024UL * 1024UL)
 #define PAGE 4096UL
@@ -149,25 +151,6 @@ static bool check(doca_error_t err, const char *what)
 		return true;
 	fprintf(stderr, "mmap_register_bench: %s failed: %s\n", what, doca_error_get_name(err));
 	return false;
-}
-
-static struct doca_dev *open_dev(const char *pci)
-{
-	struct doca_devinfo **list = NULL;
-	struct doca_dev *dev = NULL;
-	uint32_t n = 0;
-
-	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-		return NULL;
-	for (uint32_t i = 0; i < n && dev == NULL; i++) {
-		char addr[DOCA_DEVINFO_PCI_ADDR_SIZE];
-
-		if (doca_devinfo_get_pci_addr_str(list[i], addr) == DOCA_SUCCESS && strcmp(addr, pci) == 0 &&
-		    doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-			dev = NULL;
-	}
-	doca_devinfo_destroy_list(list);
-	return dev;
 }
 
 static struct doca_mmap *start_mmap(struct doca_dev *dev, void *mem, size_t len, uint32_t perms)
@@ -382,7 +365,7 @@ static bool rig_open(struct rig *rig, const char *pci)
 	memset(rig, 0, sizeof(*rig));
 	for (unsigned i = 0; i < DEPTH; i++)
 		rig->slots[i].rig = rig;
-	rig->dev = open_dev(pci);
+	rig->dev = bench_open_dev(pci);
 	if (rig->dev == NULL) {
 		fprintf(stderr, "mmap_register_bench: cannot open device %s\n", pci);
 		return false;
@@ -630,7 +613,7 @@ static int exporter_main(int in_fd, int out_fd)
 	const void *d = NULL;
 	size_t n = 0;
 
-	e.dev = open_dev("0000:b1:00.0");
+	e.dev = bench_open_dev("0000:b1:00.0");
 	if (e.dev != NULL && window != NULL) {
 		fill_pattern(window, WINDOW);
 		wm = start_mmap(e.dev, window, WINDOW, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
