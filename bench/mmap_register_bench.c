@@ -441,25 +441,41 @@ static bool local_memcpy_once(struct local *l, size_t size, size_t task, bool wa
 	return true;
 }
 
+/*
+ * `size` bytes of fresh memory in *dst, registered for local DMA; the time
+ * doca_mmap_start took goes into `start_row`.  NULL, with nothing left
+ * mapped, on failure.
+ */
+static struct doca_mmap *register_fresh(struct doca_dev *dev, size_t size, struct row *start_row, uint8_t **dst)
+{
+	struct doca_mmap *m;
+	double t0;
+
+	*dst = fresh_region(size);
+	if (*dst == NULL)
+		return NULL;
+	t0 = now_s();
+	m = start_mmap(dev, *dst, size, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (m == NULL) {
+		munmap(*dst, size);
+		return NULL;
+	}
+	row_record(start_row, now_s() - t0, 0);
+	return m;
+}
+
 /* Register fresh memory, then fill it with DMA tasks; verified. */
 static bool local_dma_once(struct local *l, size_t size, size_t task, struct row *start_row, struct row *row)
 {
-	uint8_t *dst = fresh_region(size);
+	uint8_t *dst;
+	struct doca_mmap *m = register_fresh(l->rig.dev, size, start_row, &dst);
 	struct fill f = {0};
-	struct doca_mmap *m;
 	uint64_t f0;
-	double t0, t;
+	double t;
 	bool ok;
 
-	if (dst == NULL)
+	if (m == NULL)
 		return false;
-	t0 = now_s();
-	m = start_mmap(l->rig.dev, dst, size, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	if (m == NULL) {
-		munmap(dst, size);
-		return false;
-	}
-	row_record(start_row, now_s() - t0, 0);
 	f = (struct fill){.src_mmap = l->src_mmap, .dst_mmap = m, .src = l->src, .dst = dst,
 			  .src_len = WINDOW, .dst_len = size, .total = size, .task = task};
 	f0 = faults_self();
@@ -711,22 +727,15 @@ static bool into_readv_once(struct cross *c, size_t size, size_t task, bool warm
 /* DMA from the imported warm window into freshly registered local memory. */
 static bool into_dma_once(struct cross *c, size_t size, size_t task, struct row *start_row, struct row *row)
 {
-	uint8_t *dst = fresh_region(size);
-	struct doca_mmap *m;
+	uint8_t *dst;
+	struct doca_mmap *m = register_fresh(c->rig.dev, size, start_row, &dst);
 	struct fill f;
 	uint64_t f0;
-	double t0, t;
+	double t;
 	bool ok;
 
-	if (dst == NULL)
+	if (m == NULL)
 		return false;
-	t0 = now_s();
-	m = start_mmap(c->rig.dev, dst, size, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	if (m == NULL) {
-		munmap(dst, size);
-		return false;
-	}
-	row_record(start_row, now_s() - t0, 0);
 	f = (struct fill){.src_mmap = c->window_imp, .dst_mmap = m, .src = (uint8_t *)(uintptr_t)c->window_addr,
 			  .dst = dst, .src_len = WINDOW, .dst_len = size, .total = size, .task = task};
 	f0 = faults_both(c);
