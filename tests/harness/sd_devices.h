@@ -34,6 +34,12 @@ static inline struct doca_dev *sd_test_open_first_dev(sd_test_dev_fits fits, con
 	return dev;
 }
 
+/* Any device, for a test that needs one and does not mind which. */
+static inline bool sd_test_any_dev(struct doca_devinfo *info, const void *arg)
+{
+	return true;
+}
+
 /* Whether the PCI address of `info` reads exactly `pci` (a C string, the full form). */
 static inline bool sd_test_dev_at_pci(struct doca_devinfo *info, const void *pci)
 {

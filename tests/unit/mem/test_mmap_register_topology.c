@@ -6,7 +6,6 @@
  * SOFTDOCA_TOPOLOGY=mmap_register_topology.ini.
  */
 #include "reg_test.h"
-#include "sd_devices.h"
 
 #define LEN (128 * 1024)
 

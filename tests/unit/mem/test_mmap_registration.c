@@ -669,7 +669,7 @@ int main(void)
 {
 	reg_log_open();
 	reg_knob(NULL);
-	reg_dev = reg_open_dev();
+	reg_dev = sd_test_open_first_dev(sd_test_any_dev, NULL);
 	if (reg_dev == NULL) {
 		fprintf(stderr, "no device\n");
 		return 1;
