@@ -370,25 +370,10 @@ static void the_pe_task_error_flow_logs_one_error(void)
 	clean_teardown(NULL);
 }
 
-/* This test's topology: the default devices, with a small DMA size limit. */
-static void use_small_limit_topology(void)
-{
-	static char path[] = "/tmp/softdoca-test-topology.XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-
-	if (f == NULL) {
-		fprintf(stderr, "cannot write a topology file\n");
-		exit(1);
-	}
-	fprintf(f, "[device 03:00.0]\nside = dpu\ndma_max_buf_size = %u\n\n[device b1:00.0]\nside = host\n", LIMIT);
-	fclose(f);
-	setenv("SOFTDOCA_TOPOLOGY", path, 1); /* read at the first device list, below */
-}
-
 int main(void)
 {
-	use_small_limit_topology();
+	/* The default devices, with a small DMA size limit. */
+	dt_use_topology("[device 03:00.0]\nside = dpu\ndma_max_buf_size = %u\n\n[device b1:00.0]\nside = host\n", LIMIT);
 	dt_log_capture(DOCA_LOG_LEVEL_INFO);
 	SD_RUN(read_only_destination_names_the_missing_write_permission);
 	SD_RUN(mmap_without_the_device_says_to_add_it);
