@@ -144,52 +144,45 @@ static void fails_with_one_record(const struct doca_buf *src, struct doca_buf *d
 	doca_task_free(as_task(t));
 }
 
-static void read_only_destination_names_the_missing_write_permission(void)
+/*
+ * The mistake is in the destination: 4096 bytes copied into a buffer on
+ * `m` (taken with get_by_data when `by_data`) fail with `code` and one
+ * record holding `words`; then everything is released.
+ */
+static void copy_into_fails(struct doca_mmap *m, bool by_data, doca_error_t code, const char *const *words)
 {
-	struct doca_mmap *ro;
 	struct doca_buf *dst;
 
-	REQUIRE(setup(4));
-	ro = extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY);
-	REQUIRE(ro != NULL);
-	dst = buf_on(ro, 4096, false);
+	REQUIRE(m != NULL);
+	dst = buf_on(m, 4096, by_data);
 	REQUIRE(dst != NULL);
-	fails_with_one_record(sd_fx_src_buf(&fx, 0, 4096), dst, DOCA_ERROR_NOT_PERMITTED,
-			      DT_WORDS("was started without write permission: give it DOCA_ACCESS_FLAG_LOCAL_READ_WRITE",
-				       "doca_mmap_set_permissions", "[V9]"));
-	clean_teardown(ro);
+	fails_with_one_record(sd_fx_src_buf(&fx, 0, 4096), dst, code, words);
+	clean_teardown(m);
+}
+
+static void read_only_destination_names_the_missing_write_permission(void)
+{
+	REQUIRE(setup(4));
+	copy_into_fails(extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY), false, DOCA_ERROR_NOT_PERMITTED,
+			DT_WORDS("was started without write permission: give it DOCA_ACCESS_FLAG_LOCAL_READ_WRITE",
+				 "doca_mmap_set_permissions", "[V9]"));
 }
 
 static void mmap_without_the_device_says_to_add_it(void)
 {
-	struct doca_mmap *nodev;
-	struct doca_buf *dst;
-
 	REQUIRE(setup(4));
-	nodev = extra_mmap(false, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(nodev != NULL);
-	dst = buf_on(nodev, 4096, false);
-	REQUIRE(dst != NULL);
-	fails_with_one_record(sd_fx_src_buf(&fx, 0, 4096), dst, DOCA_ERROR_NOT_PERMITTED,
-			      DT_WORDS("cannot be used by device 0000:03:00.0: the device was not added to it",
-				       "doca_mmap_add_dev", "[V7]"));
-	clean_teardown(nodev);
+	copy_into_fails(extra_mmap(false, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), false, DOCA_ERROR_NOT_PERMITTED,
+			DT_WORDS("cannot be used by device 0000:03:00.0: the device was not added to it",
+				 "doca_mmap_add_dev", "[V7]"));
 }
 
 static void destination_taken_by_data_has_no_room_after_its_data(void)
 {
-	struct doca_mmap *m;
-	struct doca_buf *dst;
-
 	REQUIRE(setup(4));
-	m = extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(m != NULL);
-	dst = buf_on(m, 4096, true); /* the mistake: a destination full of data */
-	REQUIRE(dst != NULL);
-	fails_with_one_record(sd_fx_src_buf(&fx, 0, 4096), dst, DOCA_ERROR_INVALID_VALUE,
-			      DT_WORDS("has room for only 0 of the 4096 source bytes after its data",
-				       "doca_buf_inventory_buf_get_by_addr", "doca_buf_reset_data_len", "[V5]"));
-	clean_teardown(m);
+	/* the mistake: a destination full of data */
+	copy_into_fails(extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), true, DOCA_ERROR_INVALID_VALUE,
+			DT_WORDS("has room for only 0 of the 4096 source bytes after its data",
+				 "doca_buf_inventory_buf_get_by_addr", "doca_buf_reset_data_len", "[V5]"));
 }
 
 static void source_over_the_device_limit_names_the_limit(void)
