@@ -218,16 +218,25 @@ static void a_failed_task_among_many_logs_once_and_counts_the_flushed(void)
 	clean_teardown(NULL);
 }
 
+/*
+ * A started setup and one 64-byte task into a buffer on a new extra mmap
+ * with `perms` (taken with get_by_data when `by_data`); NULL when any step
+ * fails.  *m receives the extra mmap, for clean_teardown.
+ */
+static struct doca_dma_task_memcpy *task_into_extra(uint32_t perms, bool by_data, struct doca_mmap **m)
+{
+	if (!setup(4))
+		return NULL;
+	*m = extra_mmap(true, perms);
+	return *m != NULL ? task_of(sd_fx_src_buf(&fx, 0, 64), buf_on(*m, 64, by_data), 1) : NULL;
+}
+
 /* A failure that stopped the context, left unhandled: every follow-on error says what to do. */
 static void follow_on_errors_say_why_the_context_stops(void)
 {
-	struct doca_mmap *ro;
-	struct doca_dma_task_memcpy *t;
+	struct doca_mmap *ro = NULL;
+	struct doca_dma_task_memcpy *t = task_into_extra(DOCA_ACCESS_FLAG_LOCAL_READ_ONLY, false, &ro);
 
-	REQUIRE(setup(4));
-	ro = extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY);
-	REQUIRE(ro != NULL);
-	t = task_of(sd_fx_src_buf(&fx, 0, 64), buf_on(ro, 64, false), 1);
 	REQUIRE(t != NULL);
 	CHECK_OK(doca_task_submit(as_task(t)));
 	progress_until_reports(1);
@@ -283,13 +292,9 @@ static void follow_on_errors_say_why_the_context_stops(void)
 /* When the first follow-on is another call, that call carries the reason. */
 static void the_first_follow_on_carries_the_reason(void)
 {
-	struct doca_mmap *m;
-	struct doca_dma_task_memcpy *t;
+	struct doca_mmap *m = NULL;
+	struct doca_dma_task_memcpy *t = task_into_extra(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, true, &m);
 
-	REQUIRE(setup(4));
-	m = extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(m != NULL);
-	t = task_of(sd_fx_src_buf(&fx, 0, 64), buf_on(m, 64, true), 1);
 	REQUIRE(t != NULL);
 	CHECK_OK(doca_task_submit(as_task(t)));
 	progress_until_reports(1);
@@ -303,13 +308,9 @@ static void the_first_follow_on_carries_the_reason(void)
 /* doca_task_try_submit refuses with the same words, and nothing runs. */
 static void try_submit_refuses_with_the_same_words(void)
 {
-	struct doca_mmap *ro;
-	struct doca_dma_task_memcpy *t;
+	struct doca_mmap *ro = NULL;
+	struct doca_dma_task_memcpy *t = task_into_extra(DOCA_ACCESS_FLAG_LOCAL_READ_ONLY, false, &ro);
 
-	REQUIRE(setup(4));
-	ro = extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY);
-	REQUIRE(ro != NULL);
-	t = task_of(sd_fx_src_buf(&fx, 0, 64), buf_on(ro, 64, false), 1);
 	REQUIRE(t != NULL);
 	dt_log_mark();
 	CHECK_ERR(doca_task_try_submit(as_task(t)), DOCA_ERROR_NOT_PERMITTED);
