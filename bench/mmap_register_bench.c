@@ -65,6 +65,8 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
+#include "bench_common.h"
+
 #define KIB (1024UL)
 #define MIB (1024UL * 1024UL)
 #define PAGE 4096UL
@@ -149,25 +151,6 @@ static bool check(doca_error_t err, const char *what)
 		return true;
 	fprintf(stderr, "mmap_register_bench: %s failed: %s\n", what, doca_error_get_name(err));
 	return false;
-}
-
-static struct doca_dev *open_dev(const char *pci)
-{
-	struct doca_devinfo **list = NULL;
-	struct doca_dev *dev = NULL;
-	uint32_t n = 0;
-
-	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-		return NULL;
-	for (uint32_t i = 0; i < n && dev == NULL; i++) {
-		char addr[DOCA_DEVINFO_PCI_ADDR_SIZE];
-
-		if (doca_devinfo_get_pci_addr_str(list[i], addr) == DOCA_SUCCESS && strcmp(addr, pci) == 0 &&
-		    doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-			dev = NULL;
-	}
-	doca_devinfo_destroy_list(list);
-	return dev;
 }
 
 static struct doca_mmap *start_mmap(struct doca_dev *dev, void *mem, size_t len, uint32_t perms)
@@ -382,7 +365,7 @@ static bool rig_open(struct rig *rig, const char *pci)
 	memset(rig, 0, sizeof(*rig));
 	for (unsigned i = 0; i < DEPTH; i++)
 		rig->slots[i].rig = rig;
-	rig->dev = open_dev(pci);
+	rig->dev = bench_open_dev(pci);
 	if (rig->dev == NULL) {
 		fprintf(stderr, "mmap_register_bench: cannot open device %s\n", pci);
 		return false;
@@ -458,25 +441,41 @@ static bool local_memcpy_once(struct local *l, size_t size, size_t task, bool wa
 	return true;
 }
 
+/*
+ * `size` bytes of fresh memory in *dst, registered for local DMA; the time
+ * doca_mmap_start took goes into `start_row`.  NULL, with nothing left
+ * mapped, on failure.
+ */
+static struct doca_mmap *register_fresh(struct doca_dev *dev, size_t size, struct row *start_row, uint8_t **dst)
+{
+	struct doca_mmap *m;
+	double t0;
+
+	*dst = fresh_region(size);
+	if (*dst == NULL)
+		return NULL;
+	t0 = now_s();
+	m = start_mmap(dev, *dst, size, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (m == NULL) {
+		munmap(*dst, size);
+		return NULL;
+	}
+	row_record(start_row, now_s() - t0, 0);
+	return m;
+}
+
 /* Register fresh memory, then fill it with DMA tasks; verified. */
 static bool local_dma_once(struct local *l, size_t size, size_t task, struct row *start_row, struct row *row)
 {
-	uint8_t *dst = fresh_region(size);
+	uint8_t *dst;
+	struct doca_mmap *m = register_fresh(l->rig.dev, size, start_row, &dst);
 	struct fill f = {0};
-	struct doca_mmap *m;
 	uint64_t f0;
-	double t0, t;
+	double t;
 	bool ok;
 
-	if (dst == NULL)
+	if (m == NULL)
 		return false;
-	t0 = now_s();
-	m = start_mmap(l->rig.dev, dst, size, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	if (m == NULL) {
-		munmap(dst, size);
-		return false;
-	}
-	row_record(start_row, now_s() - t0, 0);
 	f = (struct fill){.src_mmap = l->src_mmap, .dst_mmap = m, .src = l->src, .dst = dst,
 			  .src_len = WINDOW, .dst_len = size, .total = size, .task = task};
 	f0 = faults_self();
@@ -630,7 +629,7 @@ static int exporter_main(int in_fd, int out_fd)
 	const void *d = NULL;
 	size_t n = 0;
 
-	e.dev = open_dev("0000:b1:00.0");
+	e.dev = bench_open_dev("0000:b1:00.0");
 	if (e.dev != NULL && window != NULL) {
 		fill_pattern(window, WINDOW);
 		wm = start_mmap(e.dev, window, WINDOW, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
@@ -728,22 +727,15 @@ static bool into_readv_once(struct cross *c, size_t size, size_t task, bool warm
 /* DMA from the imported warm window into freshly registered local memory. */
 static bool into_dma_once(struct cross *c, size_t size, size_t task, struct row *start_row, struct row *row)
 {
-	uint8_t *dst = fresh_region(size);
-	struct doca_mmap *m;
+	uint8_t *dst;
+	struct doca_mmap *m = register_fresh(c->rig.dev, size, start_row, &dst);
 	struct fill f;
 	uint64_t f0;
-	double t0, t;
+	double t;
 	bool ok;
 
-	if (dst == NULL)
+	if (m == NULL)
 		return false;
-	t0 = now_s();
-	m = start_mmap(c->rig.dev, dst, size, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	if (m == NULL) {
-		munmap(dst, size);
-		return false;
-	}
-	row_record(start_row, now_s() - t0, 0);
 	f = (struct fill){.src_mmap = c->window_imp, .dst_mmap = m, .src = (uint8_t *)(uintptr_t)c->window_addr,
 			  .dst = dst, .src_len = WINDOW, .dst_len = size, .total = size, .task = task};
 	f0 = faults_both(c);

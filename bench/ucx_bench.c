@@ -56,6 +56,8 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
+#include "bench_common.h"
+
 #define MIB ((size_t)1 << 20)
 #define HOST_PCI "0000:b1:00.0"
 #define DPU_PCI "0000:03:00.0"
@@ -121,36 +123,6 @@ static bool flag(int argc, char **argv, const char *key)
 		if (strcmp(argv[i], key) == 0)
 			return true;
 	return false;
-}
-
-static struct doca_dev *open_dev(const char *pci)
-{
-	struct doca_devinfo **list = NULL;
-	struct doca_dev *dev = NULL;
-	uint32_t n = 0;
-
-	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-		return NULL;
-	for (uint32_t i = 0; i < n && dev == NULL; i++) {
-		char addr[DOCA_DEVINFO_PCI_ADDR_SIZE];
-
-		if (doca_devinfo_get_pci_addr_str(list[i], addr) == DOCA_SUCCESS && strcmp(addr, pci) == 0 &&
-		    doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-			dev = NULL;
-	}
-	doca_devinfo_destroy_list(list);
-	return dev;
-}
-
-static struct doca_mmap *local_mmap(struct doca_dev *dev, void *mem, size_t len, uint32_t perms)
-{
-	struct doca_mmap *m = NULL;
-
-	if (doca_mmap_create(&m) != DOCA_SUCCESS || doca_mmap_add_dev(m, dev) != DOCA_SUCCESS ||
-	    doca_mmap_set_memrange(m, mem, len) != DOCA_SUCCESS || doca_mmap_set_permissions(m, perms) != DOCA_SUCCESS ||
-	    doca_mmap_start(m) != DOCA_SUCCESS)
-		die("cannot set up a local mmap");
-	return m;
 }
 
 static ucp_context_h raw_context(void)
@@ -314,10 +286,12 @@ static int run_export(int argc, char **argv)
 		die("out of memory");
 	for (size_t i = 0; i < srv.len; i++)
 		srv.buf[i] = (uint8_t)(i * 131 + 7);
-	dev = open_dev(HOST_PCI);
+	dev = bench_open_dev(HOST_PCI);
 	if (dev == NULL)
 		die("no host device");
-	m = local_mmap(dev, srv.buf, srv.len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	m = bench_local_mmap(dev, srv.buf, srv.len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	if (m == NULL)
+		die("cannot set up a local mmap");
 	if (doca_mmap_export_pci(m, dev, &desc, &desc_len) != DOCA_SUCCESS)
 		die("export failed");
 	snprintf(path, sizeof(path), "%s/desc", dir);
@@ -466,7 +440,7 @@ static void dma_open(struct dma_side *d, const char *dir, size_t len)
 		die("no descriptor");
 	n = fread(desc, 1, sizeof(desc), f);
 	fclose(f);
-	d->dev = open_dev(DPU_PCI);
+	d->dev = bench_open_dev(DPU_PCI);
 	d->mem = aligned_alloc(4096, len);
 	if (d->dev == NULL || d->mem == NULL ||
 	    doca_mmap_create_from_export(NULL, desc, n, d->dev, &d->remote) != DOCA_SUCCESS ||
@@ -474,7 +448,9 @@ static void dma_open(struct dma_side *d, const char *dir, size_t len)
 		die("cannot import the descriptor");
 	d->raddr = (uint64_t)(uintptr_t)range;
 	memset(d->mem, 0, len);
-	d->local = local_mmap(d->dev, d->mem, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	d->local = bench_local_mmap(d->dev, d->mem, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (d->local == NULL)
+		die("cannot set up a local mmap");
 	if (doca_buf_inventory_create(4, &d->inv) != DOCA_SUCCESS || doca_buf_inventory_start(d->inv) != DOCA_SUCCESS ||
 	    doca_pe_create(&d->pe) != DOCA_SUCCESS || doca_dma_create(d->dev, &d->dma) != DOCA_SUCCESS ||
 	    doca_ctx_set_user_data(doca_dma_as_ctx(d->dma), ud) != DOCA_SUCCESS ||

@@ -41,6 +41,8 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
+#include "bench_common.h"
+
 #define MIB (1024UL * 1024UL)
 #define REGION (16 * MIB)
 
@@ -59,40 +61,12 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static struct doca_dev *open_dev(const char *pci)
-{
-	struct doca_devinfo **list = NULL;
-	uint32_t n = 0;
-	struct doca_dev *dev = NULL;
-
-	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-		return NULL;
-	for (uint32_t i = 0; i < n && dev == NULL; i++) {
-		char addr[DOCA_DEVINFO_PCI_ADDR_SIZE];
-		if (doca_devinfo_get_pci_addr_str(list[i], addr) == DOCA_SUCCESS && strcmp(addr, pci) == 0 &&
-		    doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-			dev = NULL;
-	}
-	doca_devinfo_destroy_list(list);
-	return dev;
-}
-
-static struct doca_mmap *local_mmap(struct doca_dev *dev, void *mem, size_t len, uint32_t perms)
-{
-	struct doca_mmap *m = NULL;
-	if (doca_mmap_create(&m) != DOCA_SUCCESS || doca_mmap_add_dev(m, dev) != DOCA_SUCCESS ||
-	    doca_mmap_set_memrange(m, mem, len) != DOCA_SUCCESS || doca_mmap_set_permissions(m, perms) != DOCA_SUCCESS ||
-	    doca_mmap_start(m) != DOCA_SUCCESS)
-		return NULL;
-	return m;
-}
-
 /*
  * The exporting child: export, hand the descriptors over, wait for the end.
  */
 static int exporter(int out_fd, int wait_fd, int mfd)
 {
-	struct doca_dev *dev = open_dev("0000:b1:00.0");
+	struct doca_dev *dev = bench_open_dev("0000:b1:00.0");
 	uint8_t *heap = aligned_alloc(4096, REGION);
 	uint8_t *shared = NULL;
 	struct region r[2];
@@ -109,7 +83,7 @@ static int exporter(int out_fd, int wait_fd, int mfd)
 	for (int i = 0; i < 2; i++) {
 		const void *d;
 		size_t n;
-		m[i] = local_mmap(dev, mem[i], REGION, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+		m[i] = bench_local_mmap(dev, mem[i], REGION, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
 		if (m[i] == NULL || doca_mmap_export_pci(m[i], dev, &d, &n) != DOCA_SUCCESS || n > sizeof(r[i].desc))
 			return 1;
 		memcpy(r[i].desc, d, n);
@@ -172,7 +146,7 @@ static bool bench_dma_setup(struct bench *b)
 
 static bool bench_setup(struct bench *b, const struct region r[2])
 {
-	b->dev = open_dev("0000:03:00.0");
+	b->dev = bench_open_dev("0000:03:00.0");
 	b->src = aligned_alloc(4096, REGION);
 	b->dst = aligned_alloc(4096, REGION);
 	if (b->dev == NULL || b->src == NULL || b->dst == NULL)
@@ -185,8 +159,8 @@ static bool bench_setup(struct bench *b, const struct region r[2])
 			return false;
 		b->raddr[i] = r[i].addr;
 	}
-	b->srcmap = local_mmap(b->dev, b->src, REGION, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	b->dstmap = local_mmap(b->dev, b->dst, REGION, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	b->srcmap = bench_local_mmap(b->dev, b->src, REGION, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	b->dstmap = bench_local_mmap(b->dev, b->dst, REGION, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	return b->srcmap != NULL && b->dstmap != NULL && bench_dma_setup(b);
 }
 

@@ -457,6 +457,29 @@ static inline bool ct_run_until(struct ct_side *a, struct ct_side *b, bool (*don
 	return true;
 }
 
+/* `count` events of `kind` recorded on `side`: what ct_wait_events waits for. */
+struct ct_want {
+	struct ct_side *side;
+	enum ct_kind kind;
+	int count;
+};
+
+static inline bool ct_has_events(void *arg)
+{
+	struct ct_want *w = arg;
+
+	return ct_count(w->side, w->kind) >= w->count;
+}
+
+/* Progress `srv` and `cli` until `side` has recorded `count` events of `kind` (10 s at most). */
+static inline bool ct_wait_events(struct ct_side *srv, struct ct_side *cli, struct ct_side *side, enum ct_kind kind,
+				  int count)
+{
+	struct ct_want w = {side, kind, count};
+
+	return ct_run_until(srv, cli, ct_has_events, &w, 10000);
+}
+
 static inline bool ct_is_running(void *arg)
 {
 	return ct_state(arg) == DOCA_CTX_STATE_RUNNING;

@@ -22,24 +22,9 @@ static bool pair_up(const char *tag, uint32_t tasks)
 	return ct_server_setup(&srv, name, tasks) && ct_client_setup(&cli, name, tasks) && ct_connect_pair(&srv, &cli);
 }
 
-struct want {
-	struct ct_side *side;
-	enum ct_kind kind;
-	int count;
-};
-
-static bool has_events(void *arg)
-{
-	struct want *w = arg;
-
-	return ct_count(w->side, w->kind) >= w->count;
-}
-
 static bool wait_events(struct ct_side *side, enum ct_kind kind, int count)
 {
-	struct want w = {side, kind, count};
-
-	return ct_run_until(&srv, &cli, has_events, &w, 10000);
+	return ct_wait_events(&srv, &cli, side, kind, count);
 }
 
 static void messages_travel_both_ways_intact(void)

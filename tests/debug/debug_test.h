@@ -7,6 +7,7 @@
 #ifndef DEBUG_TEST_H
 #define DEBUG_TEST_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,54 @@ static inline int dt_occurrences(const char *text, const char *needle)
 	for (const char *p = strstr(text, needle); p != NULL; p = strstr(p + 1, needle))
 		n++;
 	return n;
+}
+
+/* ---- a topology of the test's own ---- */
+
+static inline void dt_use_topology(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Write the topology file `fmt` describes to a fresh temporary file and
+ * point SOFTDOCA_TOPOLOGY at it (read at the first device list); exit 1
+ * when it cannot be written.  The test unlinks getenv("SOFTDOCA_TOPOLOGY").
+ */
+static inline void dt_use_topology(const char *fmt, ...)
+{
+	char path[] = "/tmp/softdoca-test-topology.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	va_list ap;
+
+	if (f == NULL) {
+		fprintf(stderr, "cannot write a topology file\n");
+		exit(1);
+	}
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fclose(f);
+	setenv("SOFTDOCA_TOPOLOGY", path, 1);
+}
+
+/* ---- one case per run ---- */
+
+/* A case of a program that meson runs once per case, each with its own environment. */
+struct dt_case {
+	const char *name;
+	void (*fn)(void);
+};
+
+/* Run the case called `name`; the exit status (2: no such case). */
+static inline int dt_run_case(const struct dt_case *cases, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(name, cases[i].name) == 0) {
+			sd_test_run(cases[i].name, cases[i].fn);
+			return sd_test_done();
+		}
+	}
+	fprintf(stderr, "unknown case %s\n", name);
+	return 2;
 }
 
 #endif /* DEBUG_TEST_H */

@@ -144,52 +144,45 @@ static void fails_with_one_record(const struct doca_buf *src, struct doca_buf *d
 	doca_task_free(as_task(t));
 }
 
-static void read_only_destination_names_the_missing_write_permission(void)
+/*
+ * The mistake is in the destination: 4096 bytes copied into a buffer on
+ * `m` (taken with get_by_data when `by_data`) fail with `code` and one
+ * record holding `words`; then everything is released.
+ */
+static void copy_into_fails(struct doca_mmap *m, bool by_data, doca_error_t code, const char *const *words)
 {
-	struct doca_mmap *ro;
 	struct doca_buf *dst;
 
-	REQUIRE(setup(4));
-	ro = extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY);
-	REQUIRE(ro != NULL);
-	dst = buf_on(ro, 4096, false);
+	REQUIRE(m != NULL);
+	dst = buf_on(m, 4096, by_data);
 	REQUIRE(dst != NULL);
-	fails_with_one_record(sd_fx_src_buf(&fx, 0, 4096), dst, DOCA_ERROR_NOT_PERMITTED,
-			      DT_WORDS("was started without write permission: give it DOCA_ACCESS_FLAG_LOCAL_READ_WRITE",
-				       "doca_mmap_set_permissions", "[V9]"));
-	clean_teardown(ro);
+	fails_with_one_record(sd_fx_src_buf(&fx, 0, 4096), dst, code, words);
+	clean_teardown(m);
+}
+
+static void read_only_destination_names_the_missing_write_permission(void)
+{
+	REQUIRE(setup(4));
+	copy_into_fails(extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY), false, DOCA_ERROR_NOT_PERMITTED,
+			DT_WORDS("was started without write permission: give it DOCA_ACCESS_FLAG_LOCAL_READ_WRITE",
+				 "doca_mmap_set_permissions", "[V9]"));
 }
 
 static void mmap_without_the_device_says_to_add_it(void)
 {
-	struct doca_mmap *nodev;
-	struct doca_buf *dst;
-
 	REQUIRE(setup(4));
-	nodev = extra_mmap(false, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(nodev != NULL);
-	dst = buf_on(nodev, 4096, false);
-	REQUIRE(dst != NULL);
-	fails_with_one_record(sd_fx_src_buf(&fx, 0, 4096), dst, DOCA_ERROR_NOT_PERMITTED,
-			      DT_WORDS("cannot be used by device 0000:03:00.0: the device was not added to it",
-				       "doca_mmap_add_dev", "[V7]"));
-	clean_teardown(nodev);
+	copy_into_fails(extra_mmap(false, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), false, DOCA_ERROR_NOT_PERMITTED,
+			DT_WORDS("cannot be used by device 0000:03:00.0: the device was not added to it",
+				 "doca_mmap_add_dev", "[V7]"));
 }
 
 static void destination_taken_by_data_has_no_room_after_its_data(void)
 {
-	struct doca_mmap *m;
-	struct doca_buf *dst;
-
 	REQUIRE(setup(4));
-	m = extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(m != NULL);
-	dst = buf_on(m, 4096, true); /* the mistake: a destination full of data */
-	REQUIRE(dst != NULL);
-	fails_with_one_record(sd_fx_src_buf(&fx, 0, 4096), dst, DOCA_ERROR_INVALID_VALUE,
-			      DT_WORDS("has room for only 0 of the 4096 source bytes after its data",
-				       "doca_buf_inventory_buf_get_by_addr", "doca_buf_reset_data_len", "[V5]"));
-	clean_teardown(m);
+	/* the mistake: a destination full of data */
+	copy_into_fails(extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE), true, DOCA_ERROR_INVALID_VALUE,
+			DT_WORDS("has room for only 0 of the 4096 source bytes after its data",
+				 "doca_buf_inventory_buf_get_by_addr", "doca_buf_reset_data_len", "[V5]"));
 }
 
 static void source_over_the_device_limit_names_the_limit(void)
@@ -225,16 +218,25 @@ static void a_failed_task_among_many_logs_once_and_counts_the_flushed(void)
 	clean_teardown(NULL);
 }
 
+/*
+ * A started setup and one 64-byte task into a buffer on a new extra mmap
+ * with `perms` (taken with get_by_data when `by_data`); NULL when any step
+ * fails.  *m receives the extra mmap, for clean_teardown.
+ */
+static struct doca_dma_task_memcpy *task_into_extra(uint32_t perms, bool by_data, struct doca_mmap **m)
+{
+	if (!setup(4))
+		return NULL;
+	*m = extra_mmap(true, perms);
+	return *m != NULL ? task_of(sd_fx_src_buf(&fx, 0, 64), buf_on(*m, 64, by_data), 1) : NULL;
+}
+
 /* A failure that stopped the context, left unhandled: every follow-on error says what to do. */
 static void follow_on_errors_say_why_the_context_stops(void)
 {
-	struct doca_mmap *ro;
-	struct doca_dma_task_memcpy *t;
+	struct doca_mmap *ro = NULL;
+	struct doca_dma_task_memcpy *t = task_into_extra(DOCA_ACCESS_FLAG_LOCAL_READ_ONLY, false, &ro);
 
-	REQUIRE(setup(4));
-	ro = extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY);
-	REQUIRE(ro != NULL);
-	t = task_of(sd_fx_src_buf(&fx, 0, 64), buf_on(ro, 64, false), 1);
 	REQUIRE(t != NULL);
 	CHECK_OK(doca_task_submit(as_task(t)));
 	progress_until_reports(1);
@@ -290,13 +292,9 @@ static void follow_on_errors_say_why_the_context_stops(void)
 /* When the first follow-on is another call, that call carries the reason. */
 static void the_first_follow_on_carries_the_reason(void)
 {
-	struct doca_mmap *m;
-	struct doca_dma_task_memcpy *t;
+	struct doca_mmap *m = NULL;
+	struct doca_dma_task_memcpy *t = task_into_extra(DOCA_ACCESS_FLAG_LOCAL_READ_WRITE, true, &m);
 
-	REQUIRE(setup(4));
-	m = extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(m != NULL);
-	t = task_of(sd_fx_src_buf(&fx, 0, 64), buf_on(m, 64, true), 1);
 	REQUIRE(t != NULL);
 	CHECK_OK(doca_task_submit(as_task(t)));
 	progress_until_reports(1);
@@ -310,13 +308,9 @@ static void the_first_follow_on_carries_the_reason(void)
 /* doca_task_try_submit refuses with the same words, and nothing runs. */
 static void try_submit_refuses_with_the_same_words(void)
 {
-	struct doca_mmap *ro;
-	struct doca_dma_task_memcpy *t;
+	struct doca_mmap *ro = NULL;
+	struct doca_dma_task_memcpy *t = task_into_extra(DOCA_ACCESS_FLAG_LOCAL_READ_ONLY, false, &ro);
 
-	REQUIRE(setup(4));
-	ro = extra_mmap(true, DOCA_ACCESS_FLAG_LOCAL_READ_ONLY);
-	REQUIRE(ro != NULL);
-	t = task_of(sd_fx_src_buf(&fx, 0, 64), buf_on(ro, 64, false), 1);
 	REQUIRE(t != NULL);
 	dt_log_mark();
 	CHECK_ERR(doca_task_try_submit(as_task(t)), DOCA_ERROR_NOT_PERMITTED);
@@ -370,25 +364,10 @@ static void the_pe_task_error_flow_logs_one_error(void)
 	clean_teardown(NULL);
 }
 
-/* This test's topology: the default devices, with a small DMA size limit. */
-static void use_small_limit_topology(void)
-{
-	static char path[] = "/tmp/softdoca-test-topology.XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-
-	if (f == NULL) {
-		fprintf(stderr, "cannot write a topology file\n");
-		exit(1);
-	}
-	fprintf(f, "[device 03:00.0]\nside = dpu\ndma_max_buf_size = %u\n\n[device b1:00.0]\nside = host\n", LIMIT);
-	fclose(f);
-	setenv("SOFTDOCA_TOPOLOGY", path, 1); /* read at the first device list, below */
-}
-
 int main(void)
 {
-	use_small_limit_topology();
+	/* The default devices, with a small DMA size limit. */
+	dt_use_topology("[device 03:00.0]\nside = dpu\ndma_max_buf_size = %u\n\n[device b1:00.0]\nside = host\n", LIMIT);
 	dt_log_capture(DOCA_LOG_LEVEL_INFO);
 	SD_RUN(read_only_destination_names_the_missing_write_permission);
 	SD_RUN(mmap_without_the_device_says_to_add_it);

@@ -9,24 +9,9 @@
 
 static struct ct_side srv, cli;
 
-struct want {
-	struct ct_side *side;
-	enum ct_kind kind;
-	int count;
-};
-
-static bool has_events(void *arg)
-{
-	struct want *w = arg;
-
-	return ct_count(w->side, w->kind) >= w->count;
-}
-
 static bool wait_events(struct ct_side *side, enum ct_kind kind, int count)
 {
-	struct want w = {side, kind, count};
-
-	return ct_run_until(&srv, &cli, has_events, &w, 10000);
+	return ct_wait_events(&srv, &cli, side, kind, count);
 }
 
 static void the_first_send_fails_and_the_second_arrives(void)

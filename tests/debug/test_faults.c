@@ -313,17 +313,7 @@ static void the_workers_engine_holds_completions_back(void)
 /* A topology file of the default devices with `faults_line` before the first section. */
 static void use_topology_with(const char *faults_line)
 {
-	static char path[] = "/tmp/softdoca-test-faults-topology.XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-
-	if (f == NULL) {
-		fprintf(stderr, "cannot write a topology file\n");
-		exit(1);
-	}
-	fprintf(f, "%s\n[device 03:00.0]\nside = dpu\n\n[device b1:00.0]\nside = host\n", faults_line);
-	fclose(f);
-	setenv("SOFTDOCA_TOPOLOGY", path, 1); /* read at the first device list */
+	dt_use_topology("%s\n[device 03:00.0]\nside = dpu\n\n[device b1:00.0]\nside = host\n", faults_line);
 }
 
 /* `faults = ...` in the topology file arms the same clauses. */
@@ -446,10 +436,7 @@ static void a_bad_spec_is_refused_on_stderr(void)
 	CHECK(strstr(out, "needs exactly one of nth=, every= or share=") != NULL);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
+static const struct dt_case cases[] = {
 	{"the_third_task_execution_fails_without_moving_a_byte", the_third_task_execution_fails_without_moving_a_byte},
 	{"every_fourth_submit_says_again_and_a_retry_succeeds", every_fourth_submit_says_again_and_a_retry_succeeds},
 	{"the_second_submit_runs_out_of_memory", the_second_submit_runs_out_of_memory},
@@ -476,12 +463,5 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dt_log_capture(DOCA_LOG_LEVEL_INFO);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (strcmp(argv[1], cases[i].name) == 0) {
-			sd_test_run(cases[i].name, cases[i].fn);
-			return sd_test_done();
-		}
-	}
-	fprintf(stderr, "unknown case %s\n", argv[1]);
-	return 2;
+	return dt_run_case(cases, sizeof(cases) / sizeof(cases[0]), argv[1]);
 }

@@ -185,10 +185,7 @@ static void print_threads_after_start(void)
 	sd_fx_teardown(&fx);
 }
 
-static const struct {
-	const char *name;
-	void (*fn)(void);
-} cases[] = {
+static const struct dt_case cases[] = {
 	{"an_unprogressed_engine_is_reported_once_per_episode", an_unprogressed_engine_is_reported_once_per_episode},
 	{"a_progressing_program_is_never_reported", a_progressing_program_is_never_reported},
 	{"a_context_waiting_for_doca_task_free_is_reported", a_context_waiting_for_doca_task_free_is_reported},
@@ -204,12 +201,5 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dt_log_capture(DOCA_LOG_LEVEL_WARNING);
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		if (strcmp(argv[1], cases[i].name) == 0) {
-			sd_test_run(cases[i].name, cases[i].fn);
-			return sd_test_done();
-		}
-	}
-	fprintf(stderr, "unknown case %s\n", argv[1]);
-	return 2;
+	return dt_run_case(cases, sizeof(cases) / sizeof(cases[0]), argv[1]);
 }

@@ -28,6 +28,7 @@
 #include <doca_mmap.h>
 
 #include "dmatest_remote.h"
+#include "sd_devices.h"
 
 #define HOST_PCI "0000:b1:00.0"
 
@@ -68,29 +69,11 @@ void remote_free(void *p, size_t len)
 		munmap(p, len);
 }
 
-static struct doca_dev *remote_open_host(void)
-{
-	struct doca_devinfo **list = NULL;
-	struct doca_dev *dev = NULL;
-	uint32_t n = 0;
-
-	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-		return NULL;
-	for (uint32_t i = 0; i < n && dev == NULL; i++) {
-		char pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
-		if (doca_devinfo_get_pci_addr_str(list[i], pci) == DOCA_SUCCESS && strcmp(pci, HOST_PCI) == 0 &&
-		    doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-			dev = NULL;
-	}
-	doca_devinfo_destroy_list(list);
-	return dev;
-}
-
 /* The child: export every region, send the descriptors, wait for the end. */
 static int remote_child(const struct remote_region *r, int n, int out, int ctl)
 {
 	struct doca_mmap *m[REMOTE_MAX_REGIONS] = {NULL};
-	struct doca_dev *dev = remote_open_host();
+	struct doca_dev *dev = sd_test_open_dev_at(HOST_PCI);
 	char byte;
 	int rc = 0;
 

@@ -93,7 +93,7 @@ static void disconn_cb(struct doca_comch_event_connection_status_changed *ev, st
 
 static bool setup(bool server, const char *name)
 {
-	s.dev = xt_open_dev(server ? XT_DPU_PCI : XT_HOST_PCI);
+	s.dev = sd_test_open_dev_at(server ? XT_DPU_PCI : XT_HOST_PCI);
 	if (s.dev == NULL || doca_pe_create(&s.pe) != DOCA_SUCCESS)
 		return false;
 	if (server) {

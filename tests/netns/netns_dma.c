@@ -289,7 +289,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	n = xt_read_file(o.desc, desc, sizeof(desc));
-	r.dev = xt_open_dev(o.dev);
+	r.dev = sd_test_open_dev_at(o.dev);
 	r.mem = calloc(1, (size_t)o.len);
 	if (n <= 0 || r.dev == NULL || r.mem == NULL) {
 		printf("err setup (descriptor %ld bytes)\n", n);

@@ -34,7 +34,7 @@ run reps 0 "$DOCA_CAPS" --list-rep-devs -p 03:00.0
 has reps out $'^\tRepresentor PCI: 0000:b1:00.0$'
 hasnt reps out "ibdev_name"
 
-for flag in -d -l -r --json --list-loggers; do
+for flag in -d -l -r --check --json --list-loggers; do
 	run "refuse$flag" 1 "$DOCA_CAPS" "$flag"
 	has "refuse$flag" err "^doca_caps: flag '$flag' is not one that softdoca's doca_caps emulates$"
 	has "refuse$flag" err "takes --list-devs, --list-rep-devs, --list-libs"

@@ -10,7 +10,7 @@
 
 static void capabilities_decide_export_and_import(void)
 {
-	struct doca_dev *dpu = xt_open_dev(XT_DPU_PCI), *cx7 = xt_open_dev(CX7_PCI);
+	struct doca_dev *dpu = sd_test_open_dev_at(XT_DPU_PCI), *cx7 = sd_test_open_dev_at(CX7_PCI);
 	uint8_t *mem = aligned_alloc(4096, 4096);
 	struct doca_mmap *m = NULL, *imp = (void *)0x1;
 	const void *d;

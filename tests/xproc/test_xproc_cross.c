@@ -41,7 +41,7 @@ static bool session_open(struct session *s, const char *mem, const char *perm, c
 	memset(s, 0, sizeof(*s));
 	if (!xt_exporter_start(&s->peer, mem, perm, exp_pci, len, seed, NULL))
 		return false;
-	s->dev = xt_open_dev(imp_pci);
+	s->dev = sd_test_open_dev_at(imp_pci);
 	s->len = len;
 	s->mem = calloc(1, len);
 	if (s->dev == NULL || s->mem == NULL)

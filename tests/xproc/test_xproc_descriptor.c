@@ -479,8 +479,8 @@ int main(void)
 {
 	xt_capture_log();
 	mem = aligned_alloc(4096, MEM_LEN);
-	dpu = xt_open_dev(XT_DPU_PCI);
-	host = xt_open_dev(XT_HOST_PCI);
+	dpu = sd_test_open_dev_at(XT_DPU_PCI);
+	host = sd_test_open_dev_at(XT_HOST_PCI);
 	if (mem == NULL || dpu == NULL || host == NULL) {
 		fprintf(stderr, "setup failed\n");
 		return 1;

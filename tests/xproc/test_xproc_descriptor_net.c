@@ -115,7 +115,7 @@ static void malformed_version_2_descriptors_are_refused(void)
 
 static void exports_offer_an_endpoint_only_when_told_to(void)
 {
-	struct doca_dev *host = xt_open_dev(XT_HOST_PCI), *dpu = xt_open_dev(XT_DPU_PCI);
+	struct doca_dev *host = sd_test_open_dev_at(XT_HOST_PCI), *dpu = sd_test_open_dev_at(XT_DPU_PCI);
 	static uint8_t mem[8192];
 	struct doca_mmap *m, *imp = NULL;
 	const void *desc;

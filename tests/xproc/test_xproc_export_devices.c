@@ -28,7 +28,7 @@ static bool export_all(struct exported *e)
 	memset(e, 0, sizeof(*e));
 	CHECK_OK(doca_mmap_create(&e->mmap));
 	for (int i = 0; i < NDEV; i++) {
-		e->dev[i] = xt_open_dev(host_pci[i]);
+		e->dev[i] = sd_test_open_dev_at(host_pci[i]);
 		if (e->dev[i] == NULL)
 			return false;
 		CHECK_OK(doca_mmap_add_dev(e->mmap, e->dev[i]));
@@ -86,7 +86,7 @@ static void same_device_gets_the_same_descriptor_again(void)
 static void every_descriptor_imports(void)
 {
 	struct exported e;
-	struct doca_dev *dpu = xt_open_dev(XT_DPU_PCI);
+	struct doca_dev *dpu = sd_test_open_dev_at(XT_DPU_PCI);
 
 	REQUIRE(dpu != NULL);
 	REQUIRE(export_all(&e));

@@ -33,7 +33,7 @@ static bool stream_open(struct stream *s, const char *mem, size_t len, uint32_t 
 	s->len = len;
 	if (!xt_exporter_start(&s->peer, mem, "rw", XT_HOST_PCI, len, seed, NULL))
 		return false;
-	s->dev = xt_open_dev(XT_DPU_PCI);
+	s->dev = sd_test_open_dev_at(XT_DPU_PCI);
 	s->mem = malloc(len);
 	if (s->dev == NULL || s->mem == NULL ||
 	    doca_mmap_create_from_export(NULL, s->peer.desc, s->peer.desc_len, s->dev, &s->remote) != DOCA_SUCCESS)
@@ -245,7 +245,7 @@ static void exporter_exec_cuts_off_importers(void)
 static void replayed_descriptors_are_refused_or_cut_off(void)
 {
 	struct xt_peer a, b;
-	struct doca_dev *dev = xt_open_dev(XT_DPU_PCI);
+	struct doca_dev *dev = sd_test_open_dev_at(XT_DPU_PCI);
 	struct doca_mmap *imp = NULL;
 	uint8_t old[512];
 	size_t old_len;

@@ -67,7 +67,7 @@ struct exported {
 static int exporter(bool shared, const char *knob, int out, int in)
 {
 	struct exported e = {0};
-	struct doca_dev *dev = xt_open_dev(XT_HOST_PCI);
+	struct doca_dev *dev = sd_test_open_dev_at(XT_HOST_PCI);
 	int fd = shared ? memfd_create("softdoca-registered-export", MFD_CLOEXEC) : -1;
 	uint8_t *p;
 	struct doca_mmap *m;
@@ -145,7 +145,7 @@ static void peer_stop(struct peer *pr)
 /* Import the peer's export and read all of it with DMA; faults of both processes during the copies. */
 static uint64_t read_all(struct peer *pr, bool *bytes_ok)
 {
-	struct doca_dev *dev = xt_open_dev(XT_DPU_PCI);
+	struct doca_dev *dev = sd_test_open_dev_at(XT_DPU_PCI);
 	uint8_t *dst = malloc(CHUNK);
 	struct doca_mmap *imp = NULL, *local;
 	struct xt_dma x;

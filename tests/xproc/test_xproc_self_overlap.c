@@ -25,8 +25,8 @@ static bool world_open(struct world *w)
 	size_t len = 0;
 
 	memset(w, 0, sizeof(*w));
-	w->host = xt_open_dev(XT_HOST_PCI);
-	w->dpu = xt_open_dev(XT_DPU_PCI);
+	w->host = sd_test_open_dev_at(XT_HOST_PCI);
+	w->dpu = sd_test_open_dev_at(XT_DPU_PCI);
 	if (w->host == NULL || w->dpu == NULL || doca_mmap_create(&w->local) != DOCA_SUCCESS ||
 	    doca_mmap_add_dev(w->local, w->host) != DOCA_SUCCESS || doca_mmap_add_dev(w->local, w->dpu) != DOCA_SUCCESS ||
 	    doca_mmap_set_memrange(w->local, mem, sizeof(mem)) != DOCA_SUCCESS ||

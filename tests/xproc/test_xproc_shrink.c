@@ -37,7 +37,7 @@ static bool importer_open(struct importer *im, const char *kind, uint32_t seed)
 	memset(im, 0, sizeof(*im));
 	if (!xt_exporter_start(&im->peer, kind, "rw", XT_HOST_PCI, SIZE, seed, NULL))
 		return false;
-	im->dev = xt_open_dev(XT_DPU_PCI);
+	im->dev = sd_test_open_dev_at(XT_DPU_PCI);
 	im->mem = malloc(SIZE);
 	if (im->dev == NULL || im->mem == NULL)
 		return false;
@@ -82,11 +82,9 @@ static bool resize(struct importer *im, unsigned long long size)
 	return true;
 }
 
-/* Read [off, off + len) of the export into the local buffer; the task's status. */
-static doca_error_t read_piece(struct importer *im, size_t off, size_t len)
+/* Copy `s` to `d` (either NULL: no memory), then release both; the task's status. */
+static doca_error_t copy_and_release(struct importer *im, struct doca_buf *s, struct doca_buf *d)
 {
-	struct doca_buf *s = xt_src(&im->x, im->remote, im->peer.addr + off, len);
-	struct doca_buf *d = xt_dst(&im->x, im->local, (uintptr_t)im->mem, len);
 	doca_error_t err = s != NULL && d != NULL ? xt_dma_copy(&im->x, s, d) : DOCA_ERROR_NO_MEMORY;
 
 	if (s != NULL)
@@ -96,18 +94,22 @@ static doca_error_t read_piece(struct importer *im, size_t off, size_t len)
 	return err;
 }
 
+/* Read [off, off + len) of the export into the local buffer; the task's status. */
+static doca_error_t read_piece(struct importer *im, size_t off, size_t len)
+{
+	struct doca_buf *s = xt_src(&im->x, im->remote, im->peer.addr + off, len);
+	struct doca_buf *d = xt_dst(&im->x, im->local, (uintptr_t)im->mem, len);
+
+	return copy_and_release(im, s, d);
+}
+
 /* Write the local buffer's first `len` bytes to [off, off + len) of the export. */
 static doca_error_t write_piece(struct importer *im, size_t off, size_t len)
 {
 	struct doca_buf *s = xt_src(&im->x, im->local, (uintptr_t)im->mem, len);
 	struct doca_buf *d = xt_dst(&im->x, im->remote, im->peer.addr + off, len);
-	doca_error_t err = s != NULL && d != NULL ? xt_dma_copy(&im->x, s, d) : DOCA_ERROR_NO_MEMORY;
 
-	if (s != NULL)
-		doca_buf_dec_refcount(s, NULL);
-	if (d != NULL)
-		doca_buf_dec_refcount(d, NULL);
-	return err;
+	return copy_and_release(im, s, d);
 }
 
 static void shrunk_to_nothing(const char *kind)

@@ -236,7 +236,7 @@ static int peer_exporter(struct peer_opts *o)
 	if (o->nodump)
 		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 	e.mem = peer_alloc(o->mem, o->size);
-	e.dev = xt_open_dev(o->dev);
+	e.dev = sd_test_open_dev_at(o->dev);
 	if (e.mem == NULL || e.dev == NULL || o->desc == NULL) {
 		printf("setup failed\n");
 		return 1;
@@ -364,7 +364,7 @@ static int peer_importer(struct peer_opts *o)
 {
 	uint8_t desc[512];
 	long n = o->desc ? xt_read_file(o->desc, desc, sizeof(desc)) : -1;
-	struct doca_dev *dev = xt_open_dev(o->dev);
+	struct doca_dev *dev = sd_test_open_dev_at(o->dev);
 	uint8_t *mem = malloc(o->len ? o->len : 1);
 	int rc = 1;
 

@@ -27,6 +27,7 @@
 #include <doca_mmap.h>
 #include <doca_pe.h>
 
+#include "sd_devices.h"
 #include "sd_test.h"
 
 #define XT_DPU_PCI "0000:03:00.0"
@@ -134,24 +135,6 @@ static inline bool xt_log_has(const char *needle)
 			sd_test_case_failed = 1;                                                   \
 		}                                                                                  \
 	} while (0)
-
-static inline struct doca_dev *xt_open_dev(const char *pci)
-{
-	struct doca_devinfo **list = NULL;
-	uint32_t n = 0;
-	struct doca_dev *dev = NULL;
-
-	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-		return NULL;
-	for (uint32_t i = 0; i < n && dev == NULL; i++) {
-		char addr[DOCA_DEVINFO_PCI_ADDR_SIZE];
-		if (doca_devinfo_get_pci_addr_str(list[i], addr) == DOCA_SUCCESS && strcmp(addr, pci) == 0 &&
-		    doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-			dev = NULL;
-	}
-	doca_devinfo_destroy_list(list);
-	return dev;
-}
 
 /* A started local mmap over [mem, mem + len) with `perms`, or NULL. */
 static inline struct doca_mmap *xt_local_mmap(struct doca_dev *dev, void *mem, size_t len, uint32_t perms)

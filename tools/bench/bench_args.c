@@ -12,14 +12,8 @@
 #include <doca_version.h>
 
 #include "bench.h"
+#include "tool_build.h"
 #include "tool_pci.h"
-
-#ifndef SD_TOOLS_VERSION
-#define SD_TOOLS_VERSION "unknown"
-#endif
-#ifndef SD_DOC_DIR
-#define SD_DOC_DIR "share/doc/softdoca"
-#endif
 
 #define DEFAULT_DEPTH 32
 #define DEFAULT_DURATION_S 1.0

@@ -18,11 +18,8 @@
 #include <doca_dev.h>
 
 #include "bench.h"
+#include "tool_build.h"
 #include "tool_pci.h"
-
-#ifndef SD_DOC_DIR
-#define SD_DOC_DIR "share/doc/softdoca"
-#endif
 
 #define DOCA_DEFAULT_CORE_MASK 0x02ULL /* DOCA Bench's default: CPU 1 */
 

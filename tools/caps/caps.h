@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <doca_dev.h>
 #include <doca_error.h>
@@ -36,6 +37,38 @@ struct caps_options {
 
 /* Exit status of both caps tools (documented in --help and the man pages). */
 enum caps_exit { CAPS_OK = 0, CAPS_USAGE = 1, CAPS_FAILED = 2 };
+
+/* ---- the command line (caps_args.c) ---- */
+
+/* What a flag means: the letter of its short form where a tool has one. */
+enum caps_flag {
+	CAPS_FLAG_LIST_DEVS = 'd',
+	CAPS_FLAG_LIST_REP_DEVS = 'r',
+	CAPS_FLAG_LIST_LIBS = 'l',
+	CAPS_FLAG_PCI_ADDR = 'p',
+	CAPS_FLAG_CHECK = 'C',
+	CAPS_FLAG_VERSION = 'v',
+	CAPS_FLAG_HELP = 'h',
+};
+
+/* One tool's flags and the words of its refusals. */
+struct caps_cli {
+	const char *tool;              /* starts every message: "<tool>: ..." */
+	const char *shortopts;         /* getopt_long's, starting with ':' */
+	bool takes_check;              /* --check (softdoca-caps only) */
+	const char *hint;              /* the line after a refusal */
+	const char *needs_value;       /* format: a flag given without its value */
+	const char *unknown_flag;      /* format: a flag the tool does not take */
+	void (*usage)(FILE *out);      /* --help */
+	void (*version)(void);         /* --version */
+};
+
+/*
+ * Read argv into opts.  --help and --version print and set *done.
+ * CAPS_OK, or CAPS_USAGE after one message on stderr.
+ */
+int caps_parse_args(const struct caps_cli *cli, int argc, char **argv, struct caps_options *opts,
+		    bool *done);
 
 /* ---- running (caps_run.c) ---- */
 

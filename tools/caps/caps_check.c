@@ -33,10 +33,7 @@
 #include <doca_version.h>
 
 #include "caps.h"
-
-#ifndef SD_TOOLS_VERSION
-#define SD_TOOLS_VERSION "unknown"
-#endif
+#include "tool_build.h"
 
 #define CHECK_MISMATCH 3
 

@@ -7,7 +7,6 @@
  * (for instance a refused SOFTDOCA_TOPOLOGY file) or --pci-addr matched
  * no device; 3 --check found a mismatch.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,14 +14,7 @@
 #include <doca_version.h>
 
 #include "caps.h"
-#include "tool_pci.h"
-
-#ifndef SD_TOOLS_VERSION
-#define SD_TOOLS_VERSION "unknown"
-#endif
-#ifndef SD_DOC_DIR
-#define SD_DOC_DIR "share/doc/softdoca"
-#endif
+#include "tool_build.h"
 
 static void usage(FILE *out)
 {
@@ -53,16 +45,6 @@ static void usage(FILE *out)
 		SD_DOC_DIR);
 }
 
-static int usage_error(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "softdoca-caps: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'softdoca-caps --help'.\n");
-	return CAPS_USAGE;
-}
-
 static void print_version(void)
 {
 	printf("softdoca-caps (softdoca %s)\n", SD_TOOLS_VERSION);
@@ -70,61 +52,22 @@ static void print_version(void)
 	       doca_version_runtime());
 }
 
-static int parse_args(int argc, char **argv, struct caps_options *opts, bool *done)
-{
-	static const struct option longopts[] = {
-		{"list-devs", no_argument, NULL, 'd'}, {"list-rep-devs", no_argument, NULL, 'r'},
-		{"list-libs", no_argument, NULL, 'l'}, {"pci-addr", required_argument, NULL, 'p'},
-		{"version", no_argument, NULL, 'v'},   {"help", no_argument, NULL, 'h'},
-		{"check", no_argument, NULL, 'C'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":drlp:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			opts->list_devs = true;
-			break;
-		case 'r':
-			opts->list_rep_devs = true;
-			break;
-		case 'l':
-			opts->list_libs = true;
-			break;
-		case 'p':
-			if (!tool_pci_addr_valid(optarg))
-				return usage_error("'%s' is not a PCI address (use dddd:bb:dd.f or bb:dd.f)", optarg);
-			opts->pci_addr = optarg;
-			break;
-		case 'C':
-			opts->check = true;
-			break;
-		case 'v':
-			print_version();
-			*done = true;
-			return CAPS_OK;
-		case 'h':
-			usage(stdout);
-			*done = true;
-			return CAPS_OK;
-		case ':':
-			return usage_error("option '%s' needs an argument", argv[optind - 1]);
-		default:
-			return usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
-	return CAPS_OK;
-}
+static const struct caps_cli caps_cli = {
+	.tool = "softdoca-caps",
+	.shortopts = ":drlp:vh",
+	.takes_check = true,
+	.hint = "Try 'softdoca-caps --help'.",
+	.needs_value = "option '%s' needs an argument",
+	.unknown_flag = "unknown option '%s'",
+	.usage = usage,
+	.version = print_version,
+};
 
 int main(int argc, char **argv)
 {
 	struct caps_options opts = {0};
 	bool done = false;
-	int rc = parse_args(argc, argv, &opts, &done);
+	int rc = caps_parse_args(&caps_cli, argc, argv, &opts, &done);
 
 	if (rc != CAPS_OK || done)
 		return rc;

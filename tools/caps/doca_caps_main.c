@@ -9,23 +9,13 @@
  *
  * softdoca-caps prints the same facts with softdoca's additions.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <doca_version.h>
 
 #include "caps.h"
-#include "tool_pci.h"
-
-#ifndef SD_TOOLS_VERSION
-#define SD_TOOLS_VERSION "unknown"
-#endif
-#ifndef SD_DOC_DIR
-#define SD_DOC_DIR "share/doc/softdoca"
-#endif
-
-static const char *const flags_taken = "--list-devs, --list-rep-devs, --list-libs, -p/--pci-addr, -v/--version, -h/--help";
+#include "tool_build.h"
 
 static void usage(FILE *out)
 {
@@ -50,16 +40,6 @@ static void usage(FILE *out)
 		SD_DOC_DIR);
 }
 
-static int refuse(const char *fmt, const char *arg) __attribute__((format(printf, 1, 0)));
-
-static int refuse(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "doca_caps: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nsoftdoca's doca_caps takes %s (see doca_caps --help).\n", flags_taken);
-	return CAPS_USAGE;
-}
-
 /* The layout of a DOCA Arg Parser program's -v (NVIDIA's doca_caps is one). */
 static void print_version(void)
 {
@@ -68,62 +48,22 @@ static void print_version(void)
 	printf("(softdoca %s)\n", SD_TOOLS_VERSION);
 }
 
-enum { OPT_LIST_DEVS = 256, OPT_LIST_REP_DEVS, OPT_LIST_LIBS };
-
-static int parse_args(int argc, char **argv, struct caps_options *opts, bool *done)
-{
-	static const struct option longopts[] = {
-		{"list-devs", no_argument, NULL, OPT_LIST_DEVS},
-		{"list-rep-devs", no_argument, NULL, OPT_LIST_REP_DEVS},
-		{"list-libs", no_argument, NULL, OPT_LIST_LIBS},
-		{"pci-addr", required_argument, NULL, 'p'},
-		{"version", no_argument, NULL, 'v'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	int c;
-
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":p:vh", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_LIST_DEVS:
-			opts->list_devs = true;
-			break;
-		case OPT_LIST_REP_DEVS:
-			opts->list_rep_devs = true;
-			break;
-		case OPT_LIST_LIBS:
-			opts->list_libs = true;
-			break;
-		case 'p':
-			if (!tool_pci_addr_valid(optarg))
-				return refuse("'%s' is not a PCI address (use dddd:bb:dd.f or bb:dd.f)", optarg);
-			opts->pci_addr = optarg;
-			break;
-		case 'v':
-			print_version();
-			*done = true;
-			return CAPS_OK;
-		case 'h':
-			usage(stdout);
-			*done = true;
-			return CAPS_OK;
-		case ':':
-			return refuse("flag '%s' needs a value", argv[optind - 1]);
-		default:
-			return refuse("flag '%s' is not one that softdoca's doca_caps emulates", argv[optind - 1]);
-		}
-	}
-	if (optind < argc)
-		return refuse("unexpected argument '%s'", argv[optind]);
-	return CAPS_OK;
-}
+static const struct caps_cli doca_caps_cli = {
+	.tool = "doca_caps",
+	.shortopts = ":p:vh", /* the listings are long flags only, as in NVIDIA's tool */
+	.hint = "softdoca's doca_caps takes --list-devs, --list-rep-devs, --list-libs, -p/--pci-addr, "
+		"-v/--version, -h/--help (see doca_caps --help).",
+	.needs_value = "flag '%s' needs a value",
+	.unknown_flag = "flag '%s' is not one that softdoca's doca_caps emulates",
+	.usage = usage,
+	.version = print_version,
+};
 
 int main(int argc, char **argv)
 {
 	struct caps_options opts = {0};
 	bool done = false;
-	int rc = parse_args(argc, argv, &opts, &done);
+	int rc = caps_parse_args(&doca_caps_cli, argc, argv, &opts, &done);
 
 	if (rc != CAPS_OK || done)
 		return rc;

@@ -30,6 +30,7 @@
 #include <doca_types.h>
 
 #include "xproc_desc.h"
+#include "xproc_le.h"
 
 enum {
 	OFF_MAGIC = 0,
@@ -74,45 +75,6 @@ _Static_assert(SD_XP_DESC_MAX_LEN <= 256, "descriptors stay within 256 bytes");
 #define SD_XP_ACCESS_ALL 0x7Fu
 #define SD_XP_PAGE_MASK 4095u
 
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | (p[1] << 8));
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	uint32_t v = 0;
-	for (int i = 3; i >= 0; i--)
-		v = (v << 8) | p[i];
-	return v;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v = 0;
-	for (int i = 7; i >= 0; i--)
-		v = (v << 8) | p[i];
-	return v;
-}
-
 static bool all_zero(const uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -136,7 +98,7 @@ uint64_t sd_xp_desc_checksum(const uint8_t *bytes, size_t len)
 static void sd_xp_encode_net(const struct sd_xp_net *net, uint8_t *out)
 {
 	out[OFF_NET_FAMILY] = net->family;
-	put16(out + OFF_NET_PORT, net->port);
+	sd_le_put16(out + OFF_NET_PORT, net->port);
 	memcpy(out + OFF_NET_ADDR, net->addr, net->family == SD_XP_NET_IPV4 ? 4 : 16);
 }
 
@@ -147,34 +109,34 @@ size_t sd_xp_desc_encode(const struct sd_xp_desc *d, uint8_t *out)
 	size_t sum_off = len - 8u;
 
 	memset(out, 0, len);
-	put32(out + OFF_MAGIC, SD_XP_DESC_MAGIC);
-	put16(out + OFF_VERSION, net ? SD_XP_DESC_VERSION_NET : SD_XP_DESC_VERSION);
-	put16(out + OFF_LENGTH, (uint16_t)len);
+	sd_le_put32(out + OFF_MAGIC, SD_XP_DESC_MAGIC);
+	sd_le_put16(out + OFF_VERSION, net ? SD_XP_DESC_VERSION_NET : SD_XP_DESC_VERSION);
+	sd_le_put16(out + OFF_LENGTH, (uint16_t)len);
 	out[OFF_KIND] = d->kind;
 	out[OFF_FLAGS] = d->flags;
-	put32(out + OFF_MASK, d->access_mask);
-	put32(out + OFF_PID, d->who.pid);
-	put32(out + OFF_GEN, d->generation);
-	put64(out + OFF_START, d->who.start_time);
+	sd_le_put32(out + OFF_MASK, d->access_mask);
+	sd_le_put32(out + OFF_PID, d->who.pid);
+	sd_le_put32(out + OFF_GEN, d->generation);
+	sd_le_put64(out + OFF_START, d->who.start_time);
 	memcpy(out + OFF_BOOT, d->who.boot_id, SD_XP_BOOT_ID_LEN);
-	put64(out + OFF_NSDEV, d->who.pidns_dev);
-	put64(out + OFF_NSINO, d->who.pidns_ino);
-	put64(out + OFF_EXPORT_ID, d->export_id);
-	put64(out + OFF_ADDR, d->addr);
-	put64(out + OFF_LEN, d->len);
+	sd_le_put64(out + OFF_NSDEV, d->who.pidns_dev);
+	sd_le_put64(out + OFF_NSINO, d->who.pidns_ino);
+	sd_le_put64(out + OFF_EXPORT_ID, d->export_id);
+	sd_le_put64(out + OFF_ADDR, d->addr);
+	sd_le_put64(out + OFF_LEN, d->len);
 	memcpy(out + OFF_TOKEN, d->token, SD_XP_TOKEN_LEN);
 	memcpy(out + OFF_PCI, d->dev_pci, strnlen(d->dev_pci, SD_XP_PCI_LEN - 1));
 	if (d->flags & SD_XP_FLAG_SHARED) {
-		put32(out + OFF_SH_FD, (uint32_t)d->shared.fd);
-		put64(out + OFF_SH_DEV, d->shared.dev);
-		put64(out + OFF_SH_INO, d->shared.ino);
-		put64(out + OFF_SH_OFF, d->shared.file_off);
+		sd_le_put32(out + OFF_SH_FD, (uint32_t)d->shared.fd);
+		sd_le_put64(out + OFF_SH_DEV, d->shared.dev);
+		sd_le_put64(out + OFF_SH_INO, d->shared.ino);
+		sd_le_put64(out + OFF_SH_OFF, d->shared.file_off);
 	} else {
-		put32(out + OFF_SH_FD, UINT32_MAX); /* -1: no shared file */
+		sd_le_put32(out + OFF_SH_FD, UINT32_MAX); /* -1: no shared file */
 	}
 	if (net)
 		sd_xp_encode_net(&d->net, out);
-	put64(out + sum_off, sd_xp_desc_checksum(out, sum_off));
+	sd_le_put64(out + sum_off, sd_xp_desc_checksum(out, sum_off));
 	return len;
 }
 
@@ -183,15 +145,15 @@ static const char *sd_xp_check_header(const uint8_t *b, size_t len)
 {
 	if (len < OFF_LENGTH + 2)
 		return "is too short to be a softdoca export descriptor";
-	if (get32(b + OFF_MAGIC) != SD_XP_DESC_MAGIC)
+	if (sd_le_get32(b + OFF_MAGIC) != SD_XP_DESC_MAGIC)
 		return "does not start with the softdoca descriptor magic";
-	uint16_t version = get16(b + OFF_VERSION);
+	uint16_t version = sd_le_get16(b + OFF_VERSION);
 	if (version != SD_XP_DESC_VERSION && version != SD_XP_DESC_VERSION_NET)
 		return "has a descriptor version this softdoca does not know";
 	size_t want = version == SD_XP_DESC_VERSION ? SD_XP_DESC_LEN : SD_XP_DESC_NET_LEN;
-	if (get16(b + OFF_LENGTH) != len || len != want)
+	if (sd_le_get16(b + OFF_LENGTH) != len || len != want)
 		return "has a length that does not match its header (truncated or padded)";
-	if (get64(b + len - 8u) != sd_xp_desc_checksum(b, len - 8u))
+	if (sd_le_get64(b + len - 8u) != sd_xp_desc_checksum(b, len - 8u))
 		return "fails its checksum (corrupted in transit?)";
 	if (b[OFF_KIND] != SD_XP_KIND_PCI)
 		return "has an export kind this softdoca does not produce";
@@ -209,7 +171,7 @@ static const char *sd_xp_check_header(const uint8_t *b, size_t len)
 static const char *sd_xp_decode_net(const uint8_t *b, struct sd_xp_net *net)
 {
 	net->family = b[OFF_NET_FAMILY];
-	net->port = get16(b + OFF_NET_PORT);
+	net->port = sd_le_get16(b + OFF_NET_PORT);
 	memcpy(net->addr, b + OFF_NET_ADDR, sizeof(net->addr));
 	if (net->family != SD_XP_NET_IPV4 && net->family != SD_XP_NET_IPV6)
 		return "has a network endpoint of an unknown address family";
@@ -259,23 +221,23 @@ const char *sd_xp_desc_decode(const void *buf, size_t len, struct sd_xp_desc *d)
 	memset(d, 0, sizeof(*d));
 	d->kind = b[OFF_KIND];
 	d->flags = b[OFF_FLAGS];
-	d->access_mask = get32(b + OFF_MASK);
-	d->who.pid = get32(b + OFF_PID);
-	d->generation = get32(b + OFF_GEN);
-	d->who.start_time = get64(b + OFF_START);
+	d->access_mask = sd_le_get32(b + OFF_MASK);
+	d->who.pid = sd_le_get32(b + OFF_PID);
+	d->generation = sd_le_get32(b + OFF_GEN);
+	d->who.start_time = sd_le_get64(b + OFF_START);
 	memcpy(d->who.boot_id, b + OFF_BOOT, SD_XP_BOOT_ID_LEN);
-	d->who.pidns_dev = get64(b + OFF_NSDEV);
-	d->who.pidns_ino = get64(b + OFF_NSINO);
-	d->export_id = get64(b + OFF_EXPORT_ID);
-	d->addr = get64(b + OFF_ADDR);
-	d->len = get64(b + OFF_LEN);
+	d->who.pidns_dev = sd_le_get64(b + OFF_NSDEV);
+	d->who.pidns_ino = sd_le_get64(b + OFF_NSINO);
+	d->export_id = sd_le_get64(b + OFF_EXPORT_ID);
+	d->addr = sd_le_get64(b + OFF_ADDR);
+	d->len = sd_le_get64(b + OFF_LEN);
 	memcpy(d->token, b + OFF_TOKEN, SD_XP_TOKEN_LEN);
 	memcpy(d->dev_pci, b + OFF_PCI, SD_XP_PCI_LEN);
-	d->shared.fd = (int32_t)get32(b + OFF_SH_FD);
-	d->shared.dev = get64(b + OFF_SH_DEV);
-	d->shared.ino = get64(b + OFF_SH_INO);
-	d->shared.file_off = get64(b + OFF_SH_OFF);
-	if (get16(b + OFF_VERSION) == SD_XP_DESC_VERSION_NET) {
+	d->shared.fd = (int32_t)sd_le_get32(b + OFF_SH_FD);
+	d->shared.dev = sd_le_get64(b + OFF_SH_DEV);
+	d->shared.ino = sd_le_get64(b + OFF_SH_INO);
+	d->shared.file_off = sd_le_get64(b + OFF_SH_OFF);
+	if (sd_le_get16(b + OFF_VERSION) == SD_XP_DESC_VERSION_NET) {
 		why = sd_xp_decode_net(b, &d->net);
 		if (why != NULL)
 			return why;

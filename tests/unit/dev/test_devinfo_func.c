@@ -10,27 +10,22 @@
 #include <doca_dev.h>
 
 #include "dev_test.h"
+#include "sd_devices.h"
 
 /* The samples' SF search: skip what is known not to be an SF, match the index. */
+static bool is_sf_with_index(struct doca_devinfo *info, const void *want)
+{
+	enum doca_pci_func_type type;
+	uint32_t idx;
+
+	if (doca_devinfo_get_pci_func_type(info, &type) == DOCA_SUCCESS && type != DOCA_PCI_FUNC_TYPE_SF)
+		return false;
+	return doca_devinfo_get_sf_index(info, &idx) == DOCA_SUCCESS && idx == *(const uint32_t *)want;
+}
+
 static struct doca_dev *open_by_sf_index(uint32_t want)
 {
-	struct doca_devinfo **list = NULL;
-	struct doca_dev *dev = NULL;
-	uint32_t n = 0;
-
-	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-		return NULL;
-	for (uint32_t i = 0; i < n && dev == NULL; i++) {
-		enum doca_pci_func_type type;
-		uint32_t idx;
-		if (doca_devinfo_get_pci_func_type(list[i], &type) == DOCA_SUCCESS && type != DOCA_PCI_FUNC_TYPE_SF)
-			continue;
-		if (doca_devinfo_get_sf_index(list[i], &idx) == DOCA_SUCCESS && idx == want &&
-		    doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-			dev = NULL;
-	}
-	doca_devinfo_destroy_list(list);
-	return dev;
+	return sd_test_open_first_dev(is_sf_with_index, &want);
 }
 
 static void default_functions_are_pfs_without_sf_index(void)

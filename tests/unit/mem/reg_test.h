@@ -19,6 +19,7 @@
 #include <doca_mmap.h>
 
 #include "log_capture.h"
+#include "sd_devices.h"
 #include "sd_test.h"
 
 static inline size_t reg_page(void)
@@ -99,21 +100,6 @@ static inline int reg_count(const char *needle)
 #define REG_WARNINGS() reg_count("[DOCA][WRN]")
 
 /* ---- mmaps -------------------------------------------------------------- */
-
-static inline struct doca_dev *reg_open_dev(void)
-{
-	struct doca_devinfo **list = NULL;
-	struct doca_dev *dev = NULL;
-	uint32_t n = 0;
-
-	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-		return NULL;
-	for (uint32_t i = 0; i < n && dev == NULL; i++)
-		if (doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-			dev = NULL;
-	doca_devinfo_destroy_list(list);
-	return dev;
-}
 
 /* An mmap over [p, p + len) with `perms`, listing `dev` when not NULL; not started. */
 static inline struct doca_mmap *reg_mmap(struct doca_dev *dev, void *p, size_t len, uint32_t perms)

@@ -11,25 +11,6 @@
 
 static struct doca_dev *off_dev, *populate_dev, *pin_dev, *plain_dev;
 
-static struct doca_dev *open_pci(const char *pci)
-{
-	struct doca_devinfo **list = NULL;
-	struct doca_dev *dev = NULL;
-	uint32_t n = 0;
-
-	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
-		return NULL;
-	for (uint32_t i = 0; i < n && dev == NULL; i++) {
-		char addr[DOCA_DEVINFO_PCI_ADDR_SIZE];
-
-		if (doca_devinfo_get_pci_addr_str(list[i], addr) == DOCA_SUCCESS && strcmp(addr, pci) == 0 &&
-		    doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
-			dev = NULL;
-	}
-	doca_devinfo_destroy_list(list);
-	return dev;
-}
-
 enum outcome { UNTOUCHED, RESIDENT, PINNED };
 
 /* Start fresh memory on devices `a` (and `b`) under SOFTDOCA_MMAP_REGISTER=`knob`; what happened. */
@@ -97,10 +78,10 @@ int main(void)
 {
 	reg_log_open();
 	reg_knob(NULL);
-	off_dev = open_pci("0000:03:00.0");
-	populate_dev = open_pci("0000:04:00.0");
-	pin_dev = open_pci("0000:05:00.0");
-	plain_dev = open_pci("0000:b1:00.0");
+	off_dev = sd_test_open_dev_at("0000:03:00.0");
+	populate_dev = sd_test_open_dev_at("0000:04:00.0");
+	pin_dev = sd_test_open_dev_at("0000:05:00.0");
+	plain_dev = sd_test_open_dev_at("0000:b1:00.0");
 	if (off_dev == NULL || populate_dev == NULL || pin_dev == NULL || plain_dev == NULL) {
 		fprintf(stderr, "the topology of this test is not loaded (SOFTDOCA_TOPOLOGY=%s)\n",
 			getenv("SOFTDOCA_TOPOLOGY") != NULL ? getenv("SOFTDOCA_TOPOLOGY") : "");

@@ -109,20 +109,24 @@ static void start_makes_an_unaligned_heap_range_resident(void)
 	free(p);
 }
 
-static void start_keeps_the_bytes_of_a_shared_file_mapping(void)
+/*
+ * `len` pattern bytes of a file mapped with `share` (MAP_SHARED or
+ * MAP_PRIVATE) and registered with `perms`: every page resident, the bytes
+ * unchanged in the mapping and in the file.
+ */
+static void check_start_keeps_file_bytes(size_t len, int share, uint32_t perms)
 {
-	size_t len = 128 * KIB;
 	char path[256];
 	int fd = pattern_file(len, path, sizeof(path));
 	uint8_t *p;
 	struct doca_mmap *m;
 
 	REQUIRE(fd >= 0);
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, share, fd, 0);
 	REQUIRE(p != MAP_FAILED);
 	if (reg_resident_pages(p, len) != 0)
 		printf("     note: %s keeps file pages cached; residency before start is not zero\n", path);
-	m = reg_mmap(reg_dev, p, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	m = reg_mmap(reg_dev, p, len, perms);
 	REQUIRE(m != NULL);
 	CHECK_OK(doca_mmap_start(m));
 	CHECK_EQ_U64(reg_resident_pages(p, len), reg_pages_of(len));
@@ -134,27 +138,15 @@ static void start_keeps_the_bytes_of_a_shared_file_mapping(void)
 	unlink(path);
 }
 
+static void start_keeps_the_bytes_of_a_shared_file_mapping(void)
+{
+	check_start_keeps_file_bytes(128 * KIB, MAP_SHARED,
+				     DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+}
+
 static void start_keeps_the_bytes_of_a_private_file_mapping_with_write_rights(void)
 {
-	size_t len = 96 * KIB;
-	char path[256];
-	int fd = pattern_file(len, path, sizeof(path));
-	uint8_t *p;
-	struct doca_mmap *m;
-
-	REQUIRE(fd >= 0);
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-	REQUIRE(p != MAP_FAILED);
-	m = reg_mmap(reg_dev, p, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(m != NULL);
-	CHECK_OK(doca_mmap_start(m));
-	CHECK_EQ_U64(reg_resident_pages(p, len), reg_pages_of(len));
-	CHECK(holds_pattern(p, len));
-	CHECK_OK(doca_mmap_destroy(m));
-	munmap(p, len);
-	CHECK(file_holds_pattern(fd, len));
-	close(fd);
-	unlink(path);
+	check_start_keeps_file_bytes(96 * KIB, MAP_PRIVATE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 }
 
 static void start_registers_a_read_only_mapping_with_read_only_rights(void)
@@ -669,7 +661,7 @@ int main(void)
 {
 	reg_log_open();
 	reg_knob(NULL);
-	reg_dev = reg_open_dev();
+	reg_dev = sd_test_open_first_dev(sd_test_any_dev, NULL);
 	if (reg_dev == NULL) {
 		fprintf(stderr, "no device\n");
 		return 1;
