@@ -387,6 +387,48 @@ static void a_child_of_fork_gets_workers_of_its_own(void)
 	env_teardown(&e);
 }
 
+/*
+ * Group "exit-drain": a program whose atexit handler (registered before any
+ * DMA context started, so it runs after the library stopped its workers)
+ * still drains tasks in flight.  The handler must see every task reported
+ * and the bytes copied; it exits non-zero itself otherwise.
+ */
+static struct env exit_env;
+
+static void drain_at_exit(void)
+{
+	enum doca_ctx_states st = DOCA_CTX_STATE_RUNNING;
+	int before = count_events(FX_EV_SUCCESS);
+
+	(void)doca_ctx_stop(exit_env.f.ctx);
+	fx_drain(&exit_env.f);
+	if (doca_ctx_get_state(exit_env.f.ctx, &st) != DOCA_SUCCESS || st != DOCA_CTX_STATE_IDLE ||
+	    count_events(FX_EV_SUCCESS) + count_events(FX_EV_ERROR) != 8) {
+		fprintf(stderr, "drain at exit: state %d, %d reports (%d before)\n", (int)st,
+			count_events(FX_EV_SUCCESS) + count_events(FX_EV_ERROR), before);
+		_exit(1);
+	}
+	printf("ok   drain_at_exit (%d reported before the handler, %d after)\n", before,
+	       count_events(FX_EV_SUCCESS) + count_events(FX_EV_ERROR));
+}
+
+static void tasks_in_flight_at_exit_are_still_reported(void)
+{
+	REQUIRE(atexit(drain_at_exit) == 0);
+	REQUIRE(env_setup(&exit_env, 8));
+	fx_fill(src_mem, 8 * BIG, 17);
+	for (int i = 0; i < 8; i++) {
+		struct doca_buf *s = fx_buf(&exit_env.f, exit_env.ms, src_mem + (size_t)i * BIG, BIG,
+					    src_mem + (size_t)i * BIG, BIG);
+		struct doca_buf *d = fx_buf(&exit_env.f, exit_env.md, dst_mem + (size_t)i * BIG, BIG,
+					    dst_mem + (size_t)i * BIG, 0);
+
+		REQUIRE(s != NULL && d != NULL);
+		CHECK_OK(doca_task_submit(fx_task(&exit_env.f, s, d, (uint64_t)i)));
+	}
+	/* main returns now, with the eight copies in flight. */
+}
+
 /* ---- group "topology" ---- */
 
 static void the_topology_chooses_workers_per_device(void)
@@ -553,6 +595,8 @@ int main(int argc, char **argv)
 	} else if (strcmp(group, "workers") == 0) {
 		SD_RUN(copies_run_on_a_library_thread_while_the_program_waits);
 		SD_RUN(a_child_of_fork_gets_workers_of_its_own);
+	} else if (strcmp(group, "exit-drain") == 0) {
+		SD_RUN(tasks_in_flight_at_exit_are_still_reported);
 	} else if (strcmp(group, "topology") == 0) {
 		SD_RUN(the_topology_chooses_workers_per_device);
 	} else if (strcmp(group, "pinned") == 0) {

@@ -230,6 +230,7 @@ static long sd_futex(_Atomic uint32_t *word, int op, uint32_t val, const struct 
 }
 
 static bool sd_worker_start(struct sd_worker *w, char *why, size_t why_len);
+static void sd_pool_shutdown(void);
 
 /* A child of fork() lost its workers: the first nudge starts the thread again. */
 static void sd_worker_restart(struct sd_worker *w)
@@ -395,11 +396,16 @@ static bool sd_worker_start(struct sd_worker *w, char *why, size_t why_len)
 {
 	pthread_attr_t attr;
 	cpu_set_t set;
+	static bool exit_handler; /* guarded by the pool lock, like every start */
 	char name[16];
 	int err;
 
 	if (w->running)
 		return true;
+	if (atomic_load(&sd_pool.stopping))
+		return true; /* the process is exiting: the polling thread serves the queue */
+	if (!exit_handler)
+		exit_handler = atexit(sd_pool_shutdown) == 0;
 	sd_worker_cpu_set(w, &set);
 	pthread_attr_init(&attr);
 	if (CPU_COUNT(&set) != 0)
@@ -530,7 +536,15 @@ static void __attribute__((constructor)) sd_pool_register_fork(void)
 	(void)pthread_atfork(NULL, NULL, sd_pool_after_fork_child);
 }
 
-static void __attribute__((destructor)) sd_pool_shutdown(void)
+/*
+ * Stop and join the workers.  Runs from an atexit handler registered when
+ * the first thread starts, so the threads are gone before handlers
+ * registered earlier run (a leak checker's scan, a transport's teardown
+ * that a worker could still be using), and again as the library's
+ * destructor (dlclose).  Queues that still have copies afterwards are
+ * served by the thread that polls them (sd_workers_stopped).
+ */
+static void sd_pool_shutdown(void)
 {
 	atomic_store(&sd_pool.stopping, true);
 	for (unsigned i = 0; i < SD_WORKERS_MAX; i++) {
@@ -547,4 +561,14 @@ static void __attribute__((destructor)) sd_pool_shutdown(void)
 		w->nqueues = 0;
 		w->cap = 0;
 	}
+}
+
+static void __attribute__((destructor)) sd_pool_unload(void)
+{
+	sd_pool_shutdown();
+}
+
+bool sd_workers_stopped(void)
+{
+	return atomic_load_explicit(&sd_pool.stopping, memory_order_relaxed);
 }

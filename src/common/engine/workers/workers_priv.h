@@ -124,6 +124,8 @@ struct sd_worker {
 bool sd_workers_attach(struct sd_engine_queue *q, const struct sd_device *node, char *why, size_t why_len);
 void sd_workers_detach(struct sd_engine_queue *q);
 void sd_worker_wake_slow(struct sd_worker *w);
+/* The workers were stopped (the process is exiting): pollers serve their own queues. */
+bool sd_workers_stopped(void);
 
 /* The worker may sleep: wake it (a relaxed look first; the exchange makes one waker pay). */
 static inline void sd_worker_nudge(struct sd_worker *w)

@@ -306,6 +306,10 @@ static inline bool sd_wq_passed(struct sd_engine_queue *q, uint64_t pos)
 static bool sd_wq_poll(struct sd_engine_queue *q, uint32_t slot, doca_error_t *status)
 {
 	if (!sd_wq_passed(q, q->slot_pos[slot])) {
+		if (sd_workers_stopped()) {
+			(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
+			return false;
+		}
 		/* The program waits on this copy: make sure its worker is not asleep. */
 		sd_worker_nudge_strict(q->worker);
 		if (++q->misses == SD_WQ_MISSES_BEFORE_YIELD) {
@@ -326,6 +330,10 @@ static void sd_wq_wait(struct sd_engine_queue *q, uint32_t slot)
 	/* The context left RUNNING: what is still queued will be flushed, so skip its copies. */
 	atomic_store_explicit(&q->flushing, 1, memory_order_relaxed);
 	while (!sd_wq_passed(q, pos)) {
+		if (sd_workers_stopped()) {
+			(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
+			continue;
+		}
 		sd_worker_nudge_strict(q->worker);
 		sched_yield();
 	}
