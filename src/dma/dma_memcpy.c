@@ -396,9 +396,8 @@ static doca_error_t sd_dma_copy_described(const struct doca_dma *dma, const stru
 	const struct sd_copy_job *job = &segs->job;
 	doca_error_t err = DOCA_SUCCESS;
 
-	if (dma->copy_local != NULL && job->nsrc == 1 && job->ndst == 1 && job->src[0].mmap == NULL &&
-	    job->dst[0].mmap == NULL)
-		dma->copy_local(job->dst[0].addr, job->src[0].addr, job->src[0].len); /* this process's memory */
+	if (dma->copy_local != NULL && sd_copy_job_is_one_local(job))
+		dma->copy_local(job->dst[0].addr, job->src[0].addr, (size_t)job->total); /* this process's memory */
 	else
 		err = dma->engine->copy(job);
 	if (err != DOCA_SUCCESS)

@@ -42,6 +42,17 @@ struct sd_copy_job {
 	uint64_t total; /* bytes to move: sum of src lengths, fits in dst */
 };
 
+/*
+ * The most common job: one local range into one local range, both large
+ * enough for the total.  Engines copy it in one call instead of walking
+ * the segment lists.
+ */
+static inline bool sd_copy_job_is_one_local(const struct sd_copy_job *job)
+{
+	return job->nsrc == 1 && job->ndst == 1 && job->src[0].mmap == NULL && job->dst[0].mmap == NULL &&
+	       job->total <= job->src[0].len && job->total <= job->dst[0].len;
+}
+
 struct sd_engine {
 	const char *name;
 	/*

@@ -108,8 +108,7 @@ static doca_error_t sd_cpu_copy(const struct sd_copy_job *job)
 	size_t soff = 0, doff = 0;
 	uint64_t left = job->total;
 
-	if (job->nsrc == 1 && job->ndst == 1 && job->src[0].mmap == NULL && job->dst[0].mmap == NULL &&
-	    job->total <= job->src[0].len && job->total <= job->dst[0].len) {
+	if (sd_copy_job_is_one_local(job)) {
 		sd_cpu_move(job->dst[0].addr, job->src[0].addr, (size_t)job->total);
 		return DOCA_SUCCESS;
 	}

@@ -86,7 +86,6 @@ struct sd_engine_queue {
 	uint64_t mask;              /* ring capacity - 1 (a power of two >= depth) */
 	struct sd_seg *arena;       /* segments of SD_WQ_JOB entries */
 	uint32_t arena_cap;
-	uint32_t depth;
 	_Atomic int32_t *fail;      /* per slot: DOCA_SUCCESS or the failed copy's error */
 	_Atomic uint32_t flushing;  /* the context left RUNNING: skip the remaining copies */
 	struct sd_worker *worker;   /* the thread serving this queue */

@@ -236,19 +236,13 @@ static doca_error_t sd_wq_start_one(struct sd_engine_queue *q, uint32_t slot, ui
 	return DOCA_SUCCESS;
 }
 
-static bool sd_wq_job_is_one(const struct sd_copy_job *job)
-{
-	return job->nsrc == 1 && job->ndst == 1 && job->src[0].mmap == NULL && job->dst[0].mmap == NULL &&
-	       job->total <= job->src[0].len && job->total <= job->dst[0].len;
-}
-
 static doca_error_t sd_wq_start(struct sd_engine_queue *q, uint32_t slot, const struct sd_copy_job *job)
 {
 	struct sd_wq_entry *e = &q->ring[q->next & q->mask];
 	uint32_t nseg = job->nsrc + job->ndst;
 	uint32_t first;
 
-	if (sd_wq_job_is_one(job))
+	if (sd_copy_job_is_one_local(job))
 		return sd_wq_start_one(q, slot, job->dst[0].addr, job->src[0].addr, (size_t)job->total);
 	e->total = job->total;
 	e->slot = slot;
@@ -390,7 +384,6 @@ static bool sd_wq_alloc_parts(struct sd_engine_queue *q, uint32_t depth)
 	while (cap < depth)
 		cap <<= 1;
 	q->mask = cap - 1;
-	q->depth = depth;
 	q->arena_cap = sd_wq_arena_size(depth);
 	q->ring = calloc(cap, sizeof(*q->ring));
 	q->slot_pos = calloc(depth, sizeof(*q->slot_pos));
