@@ -80,15 +80,6 @@ static struct {
 
 /* ---- configuration ---- */
 
-static inline void sd_pool_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
 
 static bool sd_parse_uint(const char *text, unsigned long max, unsigned long *out)
 {
@@ -144,7 +135,7 @@ static unsigned sd_pool_pauses_for(uint64_t ns)
 	uint64_t t0 = sd_workers_now_ns(), dt;
 
 	for (unsigned i = 0; i < probe; i++)
-		sd_pool_relax();
+		sd_cpu_relax();
 	dt = sd_workers_now_ns() - t0;
 	if (dt == 0)
 		dt = 1;
@@ -343,7 +334,7 @@ static void *sd_worker_main(void *arg)
 		 */
 		if (work < SD_POLL_GAP_UNTIL_BYTES)
 			for (unsigned i = 0; i < sd_pool.gap_pauses; i++)
-				sd_pool_relax();
+				sd_cpu_relax();
 		if (work != 0) {
 			idle_since = 0;
 			worked = true;

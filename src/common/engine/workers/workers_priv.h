@@ -32,6 +32,16 @@
 #define SD_WORKERS_MAX 64u
 #define SD_CACHE_LINE 64
 
+/* A spin-wait hint to the CPU (lets a sibling hardware thread run). */
+static inline void sd_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
 /* What a ring entry describes. */
 enum sd_wq_kind {
 	SD_WQ_ONE = 0, /* one local range into one local range: addresses in the entry */

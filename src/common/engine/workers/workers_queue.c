@@ -42,21 +42,12 @@
 /* An entry whose outcome the program's thread already knows (arena full). */
 #define SD_WQ_DONE 2u
 
-static inline void sd_wq_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
 /* ---- arming: a tiny lock, taken only when a PE is armed ---- */
 
 static void sd_wq_arm_lock(struct sd_engine_queue *q)
 {
 	while (atomic_flag_test_and_set_explicit(&q->arm_lock, memory_order_acquire))
-		sd_wq_relax();
+		sd_cpu_relax();
 }
 
 static void sd_wq_arm_unlock(struct sd_engine_queue *q)
