@@ -53,8 +53,6 @@
  */
 #define SD_POLL_GAP_NS 250u
 #define SD_POLL_GAP_MAX_NS 100000u
-/* A pass that copied this much is followed by the next one at once. */
-#define SD_POLL_GAP_UNTIL_BYTES (16u << 10)
 /* After work, the first sleep is bounded: a wake-up lost in a race costs at most this. */
 #define SD_FIRST_SLEEP_NS 1000000L
 
@@ -332,7 +330,7 @@ static void *sd_worker_main(void *arg)
 		 * program's next submits arrive together; after big ones the
 		 * pause would only idle this CPU.
 		 */
-		if (work < SD_POLL_GAP_UNTIL_BYTES)
+		if (work < SD_WQ_BIG_COPY)
 			for (unsigned i = 0; i < sd_pool.gap_pauses; i++)
 				sd_cpu_relax();
 		if (work != 0) {

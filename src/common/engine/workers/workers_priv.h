@@ -30,6 +30,12 @@
 #include "sd_engine.h"
 
 #define SD_WORKERS_MAX 64u
+/*
+ * A copy this big costs more than handing it over between CPUs: it
+ * publishes its completion on its own, and a pass that copied this much is
+ * followed by the next look at the queues without a pause.
+ */
+#define SD_WQ_BIG_COPY (16u << 10)
 #define SD_CACHE_LINE 64
 
 /* A spin-wait hint to the CPU (lets a sibling hardware thread run). */

@@ -30,8 +30,6 @@
 #include "sd_debug.h"
 #include "workers_priv.h"
 
-/* Copies at least this big publish their completion on their own. */
-#define SD_WQ_PUBLISH_BYTES (16u << 10)
 /* A worker publishes at least this often while it drains a long batch. */
 #define SD_WQ_BATCH 64u
 /* Arena segments per task slot, and the floor: two full 128-element lists, twice. */
@@ -158,7 +156,7 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 			continue;
 		}
 		head++;
-		if (e->total >= SD_WQ_PUBLISH_BYTES && head != tail) {
+		if (e->total >= SD_WQ_BIG_COPY && head != tail) {
 			q->copied = head;
 			sd_wq_publish(q, head);
 		}
