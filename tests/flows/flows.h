@@ -34,6 +34,7 @@
 #include <doca_pe.h>
 #include <doca_types.h>
 
+#include "sd_progress.h"
 #include "sd_test.h"
 
 /* Bytes per copy in every pe_* sample. */
@@ -102,13 +103,10 @@ static inline size_t flow_pe_inflight(struct doca_pe *pe)
 static inline bool flow_default_engine(void)
 {
 	const char *engine = getenv("SOFTDOCA_ENGINE");
-	const char *workers = getenv("SOFTDOCA_DMA_WORKERS");
 
 	if (engine != NULL && engine[0] != '\0' && strcmp(engine, "cpu") != 0)
 		return false;
-	if (workers != NULL && workers[0] != '\0' && strtol(workers, NULL, 10) != 0)
-		return false;
-	return true;
+	return !sd_engine_is_async();
 }
 
 /* The const source pointer of a task, as a releasable buffer. */
