@@ -53,13 +53,11 @@ static __attribute__((noinline)) void sd_dma_async_submit_described(struct doca_
 	struct sd_dma_segs segs;
 	doca_error_t err = sd_dma_memcpy_describe(task, sd_dma_taken(t), &segs);
 
-	if (err == DOCA_SUCCESS) {
-		sd_dma_reserve(t, segs.job.total);
+	if (err == DOCA_SUCCESS)
 		err = dma->engine->async->start(dma->queue, sd_dma_async_slot(task), &segs.job);
-		if (err != DOCA_SUCCESS)
-			sd_dma_memcpy_complete(task, err); /* nothing moves: give the reservation back */
-	}
-	if (err != DOCA_SUCCESS)
+	if (err == DOCA_SUCCESS)
+		sd_dma_reserve(t, segs.job.total); /* bookkeeping of this thread: the engine never reads it */
+	else
 		sd_dma_async_finish_now(task, err);
 }
 
