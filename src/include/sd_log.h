@@ -40,6 +40,15 @@ SD_PRIV void priv_doca_sdk_log_at(uint32_t level, const char *file, int line, co
  */
 SD_PRIV int priv_doca_sdk_log_enabled(uint32_t level);
 
+/*
+ * The next SDK record this thread emits follows from an error that was
+ * already reported (a call refused because of the state a failed task left
+ * behind): it is written at `level` (DOCA_LOG_LEVEL_INFO) instead of a more
+ * severe one, so the first error stays the one a reader sees.  The mark is
+ * used up by that record, shown or not.  libdoca_common only.
+ */
+void sd_log_demote_next(uint32_t level);
+
 #define SD_SDK_LOG_(level, ...) priv_doca_sdk_log_at(level, __FILE__, __LINE__, __func__, __VA_ARGS__)
 
 /* Log one ERROR record naming the calling function, then yield `err`. */

@@ -184,6 +184,7 @@ static void sd_stop_reason_locked(const struct doca_ctx *ctx, char *out, size_t 
 
 	if (ctx->state != DOCA_CTX_STATE_STOPPING || e == NULL || e->stop_reason == NULL)
 		return;
+	sd_cascade_follow_on(); /* the call is refused because of that failure */
 	if (!e->reason_told) {
 		sd_cat(out, len, pos, " because %s", e->stop_reason);
 		e->reason_told = true;
@@ -311,6 +312,7 @@ void sd_alive_report_exit(void)
 	static char lines[SD_EXIT_REPORT_MAX][1024];
 	size_t mine = 0, shown = 0;
 	pid_t self = getpid();
+	uint32_t level;
 
 	sd_alive_lock();
 	for (size_t i = 0; i < sd_alive_count_locked(); i++) {
@@ -323,14 +325,17 @@ void sd_alive_report_exit(void)
 		mine++;
 	}
 	sd_alive_unlock();
-	if (mine == 0)
-		return;
-	priv_doca_sdk_log(DOCA_LOG_LEVEL_WARNING, "at exit",
-			  "%zu DOCA object(s) of this process were never destroyed; each record below names one "
-			  "and the calls that release it",
-			  mine);
-	for (; shown < mine && shown < SD_EXIT_REPORT_MAX; shown++)
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_WARNING, "at exit", "still alive: %s", lines[shown]);
-	if (mine > shown)
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_WARNING, "at exit", "... and %zu more", mine - shown);
+	/* After a failure the list is detail (INFO); cascade.c then says one line at WARNING. */
+	level = sd_cascade_exit_level();
+	if (mine != 0) {
+		priv_doca_sdk_log(level, "at exit",
+				  "%zu DOCA object(s) of this process were never destroyed; each record below names one "
+				  "and the calls that release it",
+				  mine);
+		for (; shown < mine && shown < SD_EXIT_REPORT_MAX; shown++)
+			priv_doca_sdk_log(level, "at exit", "still alive: %s", lines[shown]);
+		if (mine > shown)
+			priv_doca_sdk_log(level, "at exit", "... and %zu more", mine - shown);
+	}
+	sd_cascade_report_exit(mine);
 }

@@ -59,6 +59,23 @@ size_t sd_describe_entry(const struct sd_alive_entry *e, char *out, size_t len);
 /* What is left at exit, one WARNING per object of this process (alive_text.c). */
 void sd_alive_report_exit(void);
 
+/* ---- the first failure and what follows from it (cascade.c) ------------------- */
+
+/* SOFTDOCA_FAILURE_DETAIL: summary (default) or full; false with a message on stderr. */
+bool sd_cascade_configure(const char *text);
+
+/* A failed task stopped its context; `head` names task, context and error (the first one is kept). */
+void sd_cascade_task_failed(const char *head);
+
+/* The record being built follows from that failure: counted, and logged at INFO unless full. */
+void sd_cascade_follow_on(void);
+
+/* The level of the per-object lines of the exit report. */
+uint32_t sd_cascade_exit_level(void);
+
+/* At exit: one WARNING that counts the follow-ons and points to the first error. */
+void sd_cascade_report_exit(size_t alive);
+
 /* ---- faults (faults_parse.c, faults.c) ---------------------------------------- */
 
 enum sd_fault_point {

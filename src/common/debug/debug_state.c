@@ -93,6 +93,7 @@ static void __attribute__((constructor(103))) sd_debug_init(void)
 	if (trace != NULL && *trace != '\0')
 		(void)sd_trace_open(trace);
 	(void)sd_watchdog_configure(getenv("SOFTDOCA_WATCHDOG"));
+	(void)sd_cascade_configure(getenv("SOFTDOCA_FAILURE_DETAIL"));
 }
 
 static void __attribute__((destructor)) sd_debug_fini(void)

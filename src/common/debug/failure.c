@@ -139,6 +139,9 @@ void sd_debug_task_failed(struct doca_task *task, doca_error_t status)
 		return;
 	}
 	sd_keep_stop_reason(ctx, head);
+	snprintf(why, sizeof(why), "%s task %p of %s %p failed with %s", ops->name, (void *)task, ctx->ops->type_name,
+		 (const void *)ctx, doca_error_get_name(status));
+	sd_cascade_task_failed(why);
 	others = ctx->inflight > 0 ? ctx->inflight - 1 : 0;
 	if (others != 0)
 		snprintf(flushed, sizeof(flushed), " (%llu other task(s) in flight are flushed with DOCA_ERROR_SHUTDOWN)",

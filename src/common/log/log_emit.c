@@ -16,6 +16,23 @@
 
 static _Thread_local bool sd_log_delivering;
 
+/* Set by sd_log_demote_next(): the level the next SDK record of this thread is written at (0: its own). */
+static _Thread_local uint32_t sd_log_demote_to;
+
+void sd_log_demote_next(uint32_t level)
+{
+	sd_log_demote_to = level;
+}
+
+/* The level of the SDK record being emitted, the demotion mark used up. */
+static uint32_t sd_log_sdk_level(uint32_t level)
+{
+	uint32_t to = sd_log_demote_to;
+
+	sd_log_demote_to = 0;
+	return to > level ? to : level; /* a larger number is a less severe level */
+}
+
 /*
  * Every admitting backend gets the record, except that the SOFTDOCA_SDK_LOG
  * backend stays quiet when a backend of the program's own already put the
@@ -89,6 +106,7 @@ void priv_doca_sdk_log_at(uint32_t level, const char *file, int line, const char
 {
 	va_list ap;
 
+	level = sd_log_sdk_level(level);
 	if (!sd_log_sdk_may_show(level) || fmt == NULL)
 		return;
 	va_start(ap, fmt);
@@ -100,6 +118,7 @@ void priv_doca_sdk_log(uint32_t level, const char *func, const char *fmt, ...)
 {
 	va_list ap;
 
+	level = sd_log_sdk_level(level);
 	if (!sd_log_sdk_may_show(level) || fmt == NULL)
 		return;
 	va_start(ap, fmt);
