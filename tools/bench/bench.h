@@ -19,6 +19,7 @@
  *   bench_advise.c    --advise: which data path for which size, and why
  *   bench_limits.c    what is refused before measuring, and why
  *   bench_doca_args.c DOCA Bench's flags, for doca_bench
+ *   bench_doca_report.c DOCA Bench's result block and CSV layout, for doca_bench
  */
 #ifndef BENCH_H_
 #define BENCH_H_
@@ -87,7 +88,16 @@ struct bench_options {
 	unsigned int n_advise;
 	double app_work_s; /* --app-work: the program's own work per job, 0: none */
 	bool wait_event;   /* --wait event: sleep on the PE's notification handle when nothing is done */
+	bool remote_output; /* the destination lives in the companion too (doca_bench --use-remote-output-buffers) */
+	const char *exporter_pci; /* the companion exports on this device (doca_bench --representor); NULL: any */
+	bool doca_report;   /* DOCA Bench's result block and CSV layout (doca_bench) */
 };
+
+/* Whether the run needs the companion process: a source or a destination in another process. */
+static inline bool bench_uses_companion(const struct bench_options *o)
+{
+	return o->mem == BENCH_MEM_REMOTE || o->remote_output;
+}
 
 /* One measurement of the plan. */
 struct bench_point {
@@ -102,6 +112,7 @@ struct bench_point {
 
 struct bench_latency {
 	double p50, p90, p99, p999, max; /* nanoseconds */
+	double min, mean, p95, p9999;    /* the rest of DOCA Bench's latency report */
 };
 
 struct bench_result {
@@ -149,6 +160,8 @@ double bench_cpu_span_end(const struct bench_cpu_span *s);
 struct bench_hist {
 	uint64_t count;
 	uint64_t max_ns;
+	uint64_t min_ns;
+	uint64_t sum_ns;
 	uint64_t buckets[BENCH_HIST_BUCKETS];
 };
 
@@ -174,15 +187,20 @@ void bench_fill_pattern(uint8_t *p, size_t len, size_t first_offset);
 struct bench_remote {
 	pid_t pid;
 	int to_child;		/* closing it tells the companion to leave */
-	uint64_t addr;		/* start of its exported buffer, in its address space */
-	size_t len;
+	uint64_t addr;		/* start of its exported buffer (the sources), in its address space */
+	uint64_t dst_addr;	/* the destinations, right after the sources in the same export */
+	size_t len;		/* bytes of each side */
 	uint8_t desc[1024];	/* the export descriptor */
 	size_t desc_len;
 	char exporter_pci[16];
 };
 
-/* Fork the companion and wait for its descriptor; BENCH_EXIT_* */
-int bench_remote_start(struct bench_remote *r, size_t len);
+/*
+ * Fork the companion and wait for its descriptor; BENCH_EXIT_*.  It exports
+ * `len` bytes of sources and `len` of destinations, on the device at
+ * `exporter_pci` (NULL: a host-side one if there is one).
+ */
+int bench_remote_start(struct bench_remote *r, size_t len, const char *exporter_pci);
 void bench_remote_stop(struct bench_remote *r);
 
 /* ---- worker pool (bench_pool.c) and DMA (bench_dma.c) ---- */
@@ -246,6 +264,7 @@ struct bench_span {
 	uint8_t *src;	     /* local source side (or local copy of the remote one) */
 	uint8_t *dst;	     /* local destination side */
 	uint64_t remote_src; /* remote source side in the companion, 0 when local */
+	uint64_t remote_dst; /* remote destination side in the companion, 0 when local */
 	pid_t remote_pid;
 	size_t len;
 };
@@ -315,9 +334,15 @@ void bench_print_results(const struct bench *b, const struct bench_result *r, un
 void bench_print_targets(const struct bench_result *r, unsigned int n);
 /* --app-work: how much of the program's own work the DMA copies overlapped. */
 void bench_print_overlap(const struct bench *b, const struct bench_result *r, unsigned int n);
+/* Whether `path` exists and holds something (--csv-append-mode: the header is already there). */
+bool bench_file_has_content(const char *path);
 /* 0, or BENCH_EXIT_FAILED when the file cannot be written. */
 int bench_write_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n);
 int bench_write_plot(const char *png, const struct bench *b, const struct bench_result *r, unsigned int n);
+
+/* doca_bench (bench_doca_report.c): DOCA Bench's "Aggregate stats" block, and its CSV layout. */
+void bench_print_doca_results(const struct bench_result *r, unsigned int n);
+int bench_write_doca_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n);
 
 /* The memcpy result of the same size, threads and mode, or NULL. */
 const struct bench_result *bench_find(const struct bench_result *r, unsigned int n, size_t size,

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <doca_ctx.h>
@@ -32,15 +33,37 @@ static void note_failure(struct bench_worker *w, doca_error_t err)
 		w->first_error = err;
 }
 
+/*
+ * A destination in the companion (--use-remote-output-buffers) is checked
+ * through its local twin: read in before the comparison, and the twin's
+ * poisoned bytes written back after it, so the next copy must land again.
+ */
+static bool remote_dst_io(const struct bench_slot *s, size_t size, bool write)
+{
+	struct iovec local = {.iov_base = s->dst_addr, .iov_len = size};
+	struct iovec remote = {.iov_base = (void *)(uintptr_t)s->remote_dst, .iov_len = size};
+	ssize_t n = write ? process_vm_writev(s->remote_pid, &local, 1, &remote, 1, 0)
+			  : process_vm_readv(s->remote_pid, &local, 1, &remote, 1, 0);
+
+	return n == (ssize_t)size;
+}
+
+static void poison(struct bench_worker *w, struct bench_slot *s)
+{
+	for (size_t i = 0; i < w->size; i++)
+		s->dst_addr[i] = (uint8_t)~s->expect[i];
+	if (s->remote_dst != 0 && !remote_dst_io(s, w->size, true))
+		w->bad_jobs++;
+}
+
 static void check_job(struct bench_worker *w, struct bench_slot *s)
 {
 	size_t len = 0;
 
 	if (doca_buf_get_data_len(s->dst, &len) != DOCA_SUCCESS || len != w->size ||
-	    memcmp(s->dst_addr, s->expect, w->size) != 0)
+	    (s->remote_dst != 0 && !remote_dst_io(s, w->size, false)) || memcmp(s->dst_addr, s->expect, w->size) != 0)
 		w->bad_jobs++;
-	for (size_t i = 0; i < w->size; i++)
-		s->dst_addr[i] = (uint8_t)~s->expect[i];
+	poison(w, s);
 }
 
 static void resubmit(struct bench_worker *w, struct bench_slot *s)
@@ -114,12 +137,12 @@ static doca_error_t attach_memory(struct bench_worker *w, char *why, size_t why_
 	TRY(doca_mmap_start(w->local_mmap), "doca_mmap_start");
 	TRY(doca_buf_inventory_create(2 * BENCH_MAX_DEPTH, &w->inv), "doca_buf_inventory_create");
 	TRY(doca_buf_inventory_start(w->inv), "doca_buf_inventory_start");
-	if (b->opts.mem != BENCH_MEM_REMOTE)
+	if (!bench_uses_companion(&b->opts))
 		return DOCA_SUCCESS;
 	err = doca_mmap_create_from_export(NULL, b->remote.desc, b->remote.desc_len, b->dev, &w->remote_mmap);
 	if (err != DOCA_SUCCESS) {
 		snprintf(why, why_len,
-			 "doca_mmap_create_from_export on %s failed: %s; --mem remote needs the cross-process engine",
+			 "doca_mmap_create_from_export on %s failed: %s; remote memory needs the cross-process engine",
 			 b->dev_pci, doca_error_get_name(err));
 		w->remote_mmap = NULL;
 	}
@@ -228,23 +251,28 @@ static doca_error_t prepare_slots(struct bench_worker *w, size_t size, unsigned 
 	w->n_slots = n;
 	for (unsigned int i = 0; i < n; i++) {
 		struct bench_slot *s = &w->slots[i];
-		struct doca_mmap *src_mmap = w->remote_mmap != NULL ? w->remote_mmap : w->local_mmap;
-		void *src = w->remote_mmap != NULL ? (void *)(uintptr_t)(span.remote_src + (uint64_t)i * size)
-						   : span.src + (size_t)i * size;
+		struct doca_mmap *src_mmap = span.remote_src != 0 ? w->remote_mmap : w->local_mmap;
+		struct doca_mmap *dst_mmap = span.remote_dst != 0 ? w->remote_mmap : w->local_mmap;
+		void *src = span.remote_src != 0 ? (void *)(uintptr_t)(span.remote_src + (uint64_t)i * size)
+						 : span.src + (size_t)i * size;
+		/* A destination in the companion is its address there (--verify reads it back). */
+		void *dst = span.remote_dst != 0 ? (void *)(uintptr_t)(span.remote_dst + (uint64_t)i * size)
+						 : span.dst + (size_t)i * size;
 		union doca_data ud = {.ptr = s};
 
 		s->w = w;
 		s->dst_addr = span.dst + (size_t)i * size;
+		s->remote_dst = span.remote_dst != 0 ? (uint64_t)(uintptr_t)dst : 0;
+		s->remote_pid = span.remote_pid;
 		s->expect = span.src + (size_t)i * size;
 		TRY(doca_buf_inventory_buf_get_by_data(w->inv, src_mmap, src, size, &s->src),
 		    "doca_buf_inventory_buf_get_by_data (source)");
-		TRY(doca_buf_inventory_buf_get_by_addr(w->inv, w->local_mmap, s->dst_addr, size, &s->dst),
+		TRY(doca_buf_inventory_buf_get_by_addr(w->inv, dst_mmap, dst, size, &s->dst),
 		    "doca_buf_inventory_buf_get_by_addr (destination)");
 		TRY(doca_dma_task_memcpy_alloc_init(w->dma, s->src, s->dst, ud, &s->task), "doca_dma_task_memcpy_alloc_init");
 		s->dtask = doca_dma_task_memcpy_as_task(s->task);
 		if (w->verify)
-			for (size_t j = 0; j < size; j++)
-				s->dst_addr[j] = (uint8_t)~s->expect[j];
+			poison(w, s);
 	}
 	return err;
 }

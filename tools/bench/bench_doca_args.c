@@ -48,14 +48,22 @@ static void usage(FILE *out)
 		"  --run-limit-jobs N              or a number of jobs (split over the threads)\n"
 		"  --run-limit-bytes N             or a number of bytes (split over the threads)\n"
 		"  --use-remote-input-buffers      the source lives in a companion process that exports it\n"
+		"  --use-remote-output-buffers     the destination lives there too: DMA writes into the\n"
+		"                                  companion's (the host's) memory\n"
+		"  --representor REP               PCI address or interface name of the host function's\n"
+		"                                  representor on --device: the companion exports on the\n"
+		"                                  host function it represents\n"
 		"  --companion-connection-string S accepted; softdoca's companion is a local process\n"
 		"  --csv-output-file FILE          also write the results as CSV\n"
 		"  --csv-append-mode               add rows to an existing CSV file\n"
+		"  --verify                        softdoca's addition: check every job's bytes (in the\n"
+		"                                  companion too); a wrong byte fails the run (status 2)\n"
 		"  -v, --version                   versions\n"
 		"  -h, --help                      this text\n"
 		"\n"
 		"Other DOCA Bench flags are refused with the reason (doca_bench(1) has the table).\n"
-		"Output: softdoca-bench's table and CSV columns.\n"
+		"Output: DOCA Bench's result block (Aggregate stats) and a CSV file with one row per\n"
+		"run (doca_bench(1) lists its columns).\n"
 		"Exit status: 0 done, 1 usage error (nothing measured), 2 a DOCA call or copy failed,\n"
 		"3 remote memory is not available here, 4 the CSV file cannot be written.\n"
 		"More: man doca_bench; %s holds the documentation.\n",
@@ -93,6 +101,7 @@ enum doca_flag {
 	F_COMPANION,
 	F_CSV,
 	F_CSV_APPEND,
+	F_VERIFY, /* softdoca's own */
 	/* DOCA Bench flags refused with a reason */
 	F_REMOTE_OUTPUT,
 	F_REPRESENTOR,
@@ -124,6 +133,7 @@ static const struct option flags[] = {
 	{"companion-connection-string", required_argument, NULL, F_COMPANION},
 	{"csv-output-file", required_argument, NULL, F_CSV},
 	{"csv-append-mode", no_argument, NULL, F_CSV_APPEND},
+	{"verify", no_argument, NULL, F_VERIFY},
 	{"use-remote-output-buffers", no_argument, NULL, F_REMOTE_OUTPUT},
 	{"representor", required_argument, NULL, F_REPRESENTOR},
 	{"query", required_argument, NULL, F_QUERY},
@@ -150,10 +160,13 @@ struct doca_flags {
 	unsigned int limits; /* how many --run-limit-* flags */
 	unsigned long long limit_jobs;
 	unsigned long long limit_bytes;
+	const char *representor;
 };
 
 /* The PCI address a --device name resolved to; options point at it for the whole run. */
 static char device_pci[DOCA_DEVINFO_PCI_ADDR_SIZE];
+/* The host function a --representor stands for: where the companion exports. */
+static char exporter_pci[DOCA_DEVINFO_REP_PCI_ADDR_SIZE];
 
 static bool parse_count(const char *text, unsigned long long lo, unsigned long long hi, unsigned long long *out)
 {
@@ -334,12 +347,17 @@ static int apply(int c, const char *flag, const char *arg, struct doca_flags *f,
 	case F_CSV_APPEND:
 		o->csv_append = true;
 		return BENCH_EXIT_OK;
+	case F_VERIFY:
+		o->verify = true;
+		return BENCH_EXIT_OK;
 	case F_REMOTE_OUTPUT:
-		return not_emulated(flag, "not emulated: softdoca's companion exports the source buffers only "
-					  "(use --use-remote-input-buffers)");
+		o->remote_output = true;
+		return BENCH_EXIT_OK;
 	case F_REPRESENTOR:
-		return not_emulated(flag, "not needed: softdoca's companion runs on this machine and needs no "
-					  "representor");
+		if (arg[0] == '\0')
+			return refuse(flag, "needs a representor's PCI address or interface name");
+		f->representor = arg;
+		return BENCH_EXIT_OK;
 	case F_QUERY:
 		return not_emulated(flag, "not emulated: doca_caps and softdoca-caps list the devices and their "
 					  "capabilities");
@@ -358,6 +376,75 @@ static int apply(int c, const char *flag, const char *arg, struct doca_flags *f,
 	default:
 		return BENCH_EXIT_USAGE;
 	}
+}
+
+/* Whether the representor `rep` is called `name` (PCI address or interface name). */
+static bool rep_is(struct doca_devinfo_rep *rep, const char *name)
+{
+	char iface[DOCA_DEVINFO_IFACE_NAME_SIZE] = "";
+	uint8_t eq = 0;
+
+	if (tool_pci_addr_valid(name))
+		return doca_devinfo_rep_is_equal_pci_addr(rep, name, &eq) == DOCA_SUCCESS && eq;
+	return doca_devinfo_rep_get_iface_name(rep, iface, sizeof(iface)) == DOCA_SUCCESS && strcmp(iface, name) == 0;
+}
+
+/* The PCI address of `dev`'s representor called `name` into exporter_pci; a refusal's text, or NULL. */
+static const char *find_representor(struct doca_dev *dev, const char *name)
+{
+	struct doca_devinfo_rep **reps = NULL;
+	uint32_t n = 0;
+	const char *why = "the device has no representor of that PCI address or interface name (doca_caps "
+			  "--list-rep-devs lists them)";
+	doca_error_t err = doca_devinfo_rep_create_list(dev, DOCA_DEVINFO_REP_FILTER_ALL, &reps, &n);
+
+	if (err == DOCA_ERROR_NOT_SUPPORTED)
+		return "the device is host-side and has no representors: on a DPU, --device is the DPU's device and "
+		       "--representor the host function's representor on it";
+	if (err != DOCA_SUCCESS)
+		return "the device's representors cannot be listed";
+	for (uint32_t i = 0; i < n; i++) {
+		if (rep_is(reps[i], name) &&
+		    doca_devinfo_rep_get_pci_addr_str(reps[i], exporter_pci) == DOCA_SUCCESS) {
+			why = NULL;
+			break;
+		}
+	}
+	(void)doca_devinfo_rep_destroy_list(reps);
+	return why;
+}
+
+/*
+ * --representor: on the DPU, the representor of the host function whose
+ * memory the remote buffers are in.  softdoca's companion then exports on
+ * that host function; without remote buffers it is not used (a note).
+ */
+static int check_representor(const char *name, struct bench_options *o)
+{
+	struct doca_devinfo **list = NULL;
+	struct doca_dev *dev = NULL;
+	const char *why = "no DMA device that can import an export";
+	uint32_t n = 0;
+
+	if (!bench_uses_companion(o)) {
+		fprintf(stderr, "doca_bench: note: --representor is not used without --use-remote-input-buffers or "
+				"--use-remote-output-buffers.\n");
+		return BENCH_EXIT_OK;
+	}
+	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
+		return refuse_value("--representor", name, "the devices cannot be listed");
+	for (uint32_t i = 0; i < n && dev == NULL; i++)
+		if (bench_device_wanted(o, list[i]) && doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
+			dev = NULL;
+	doca_devinfo_destroy_list(list);
+	if (dev != NULL) {
+		why = find_representor(dev, name);
+		(void)doca_dev_close(dev);
+	}
+	if (why != NULL)
+		return refuse_value("--representor", name, why);
+	o->exporter_pci = exporter_pci;
+	return BENCH_EXIT_OK;
 }
 
 /* CPUs and threads, run limits in jobs, and the checks that need every flag. */
@@ -391,7 +478,7 @@ static int finish(struct doca_flags *f, struct bench_options *o)
 		o->tasks = (f->limit_jobs + o->threads - 1) / o->threads;
 	if (f->limit_bytes != 0)
 		o->tasks = ((f->limit_bytes + o->sizes[0] - 1) / o->sizes[0] + o->threads - 1) / o->threads;
-	return BENCH_EXIT_OK;
+	return f->representor != NULL ? check_representor(f->representor, o) : BENCH_EXIT_OK;
 }
 
 int bench_doca_parse_args(int argc, char **argv, struct bench_options *o, bool *done)
@@ -403,6 +490,7 @@ int bench_doca_parse_args(int argc, char **argv, struct bench_options *o, bool *
 	memset(&f, 0, sizeof(f));
 	bench_default_options(o);
 	o->baselines = false; /* DOCA Bench measures the pipeline, nothing beside it */
+	o->doca_report = true;
 	opterr = 0;
 
 	while ((c = getopt_long(argc, argv, ":a:vh", flags, &which)) != -1) {

@@ -4,7 +4,8 @@
  *
  * Values below 256 ns have their own bucket; above, each power of two is
  * split in 128 buckets, so a reported percentile is within 0.8 % of the
- * true sample.  The maximum is kept exactly.
+ * true sample.  The minimum, the maximum and the sum (for the mean) are
+ * kept exactly.
  */
 #include <string.h>
 
@@ -52,15 +53,21 @@ void bench_hist_add(struct bench_hist *h, uint64_t ns)
 {
 	h->buckets[bucket_of(ns)]++;
 	h->count++;
+	h->sum_ns += ns;
 	if (ns > h->max_ns)
 		h->max_ns = ns;
+	if (h->count == 1 || ns < h->min_ns)
+		h->min_ns = ns;
 }
 
 void bench_hist_merge(struct bench_hist *into, const struct bench_hist *from)
 {
 	for (unsigned int i = 0; i < BENCH_HIST_BUCKETS; i++)
 		into->buckets[i] += from->buckets[i];
+	if (from->count != 0 && (into->count == 0 || from->min_ns < into->min_ns))
+		into->min_ns = from->min_ns;
 	into->count += from->count;
+	into->sum_ns += from->sum_ns;
 	if (from->max_ns > into->max_ns)
 		into->max_ns = from->max_ns;
 }
@@ -90,7 +97,11 @@ void bench_hist_summary(const struct bench_hist *h, struct bench_latency *lat)
 {
 	lat->p50 = bench_hist_percentile(h, 0.50);
 	lat->p90 = bench_hist_percentile(h, 0.90);
+	lat->p95 = bench_hist_percentile(h, 0.95);
 	lat->p99 = bench_hist_percentile(h, 0.99);
 	lat->p999 = bench_hist_percentile(h, 0.999);
+	lat->p9999 = bench_hist_percentile(h, 0.9999);
 	lat->max = (double)h->max_ns;
+	lat->min = (double)h->min_ns;
+	lat->mean = h->count != 0 ? (double)h->sum_ns / (double)h->count : 0;
 }

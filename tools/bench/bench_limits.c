@@ -81,7 +81,8 @@ static uint64_t memory_available(void)
 static int check_memory(const struct bench_options *o, size_t largest, unsigned int threads)
 {
 	size_t side = bench_side_len_for(largest, o->queue_depth);
-	uint64_t copies = o->mem == BENCH_MEM_REMOTE ? 3 : 2; /* sources, destinations, the companion's sources */
+	/* sources, destinations, and the companion's sources and destinations */
+	uint64_t copies = bench_uses_companion(o) ? 4 : 2;
 	uint64_t need = (uint64_t)side * copies * threads;
 	uint64_t avail = memory_available();
 	char s_side[32];
@@ -95,7 +96,7 @@ static int check_memory(const struct bench_options *o, size_t largest, unsigned 
 		"%s: jobs of %s need %.1f GiB of memory (%s of sources and %s of destinations per thread%s,\n"
 		"  %u thread%s), and this machine has %.1f GiB available; use smaller jobs or fewer threads.\n",
 		bench_prog, s_largest, (double)need / GIB, s_side, s_side,
-		o->mem == BENCH_MEM_REMOTE ? ", and the companion's copy" : "", threads, threads == 1 ? "" : "s",
+		bench_uses_companion(o) ? ", and the companion's copies" : "", threads, threads == 1 ? "" : "s",
 		(double)avail / GIB);
 	return BENCH_EXIT_USAGE;
 }

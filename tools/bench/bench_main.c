@@ -109,6 +109,12 @@ static int report(struct bench *b, const struct bench_result *results, unsigned 
 {
 	int rc = BENCH_EXIT_OK;
 
+	if (b->opts.doca_report) {
+		bench_print_doca_results(results, n);
+		if (b->opts.csv_path != NULL && bench_write_doca_csv(b->opts.csv_path, b, results, n) != BENCH_EXIT_OK)
+			rc = BENCH_EXIT_OUTPUT;
+		return rc;
+	}
 	bench_print_results(b, results, n);
 	if (b->opts.app_work_s > 0)
 		bench_print_overlap(b, results, n);

@@ -55,10 +55,13 @@ void bench_worker_span(const struct bench_worker *w, struct bench_span *span)
 	span->len = w->side_len;
 	span->remote_src = 0;
 	span->remote_pid = 0;
-	if (b->opts.mem == BENCH_MEM_REMOTE) {
+	span->remote_dst = 0;
+	if (b->opts.mem == BENCH_MEM_REMOTE)
 		span->remote_src = b->remote.addr + (uint64_t)w->index * w->side_len;
+	if (b->opts.remote_output)
+		span->remote_dst = b->remote.dst_addr + (uint64_t)w->index * w->side_len;
+	if (bench_uses_companion(&b->opts))
 		span->remote_pid = b->remote.pid;
-	}
 }
 
 const struct bench_options *bench_worker_opts(const struct bench_worker *w)
@@ -242,7 +245,7 @@ bool bench_device_wanted(const struct bench_options *o, struct doca_devinfo *inf
 		return false;
 	if (o->pci_addr != NULL)
 		return doca_devinfo_is_equal_pci_addr(info, o->pci_addr, &eq) == DOCA_SUCCESS && eq;
-	if (o->mem == BENCH_MEM_REMOTE)
+	if (bench_uses_companion(o))
 		return doca_mmap_cap_is_create_from_export_pci_supported(info, &from_export) == DOCA_SUCCESS &&
 		       from_export;
 	return true;
@@ -270,9 +273,9 @@ static int open_device(struct bench *b)
 	if (err != DOCA_SUCCESS) {
 		fprintf(stderr, "%s: no usable DMA device%s%s%s: %s\n", bench_prog,
 			b->opts.pci_addr != NULL ? " at " : "", b->opts.pci_addr != NULL ? b->opts.pci_addr : "",
-			b->opts.mem == BENCH_MEM_REMOTE ? " that can import an export" : "", doca_error_get_name(err));
+			bench_uses_companion(&b->opts) ? " that can import an export" : "", doca_error_get_name(err));
 		/* The topology has no such device: the mode is not available here, nothing failed. */
-		return b->opts.mem == BENCH_MEM_REMOTE && b->opts.pci_addr == NULL ? BENCH_EXIT_UNAVAILABLE
+		return bench_uses_companion(&b->opts) && b->opts.pci_addr == NULL ? BENCH_EXIT_UNAVAILABLE
 										    : BENCH_EXIT_FAILED;
 	}
 	return BENCH_EXIT_OK;
@@ -298,8 +301,8 @@ int bench_setup(struct bench *b, size_t largest, unsigned int threads)
 
 	b->side_len = bench_side_len_for(largest, b->opts.queue_depth);
 	b->n_workers = threads;
-	if (b->opts.mem == BENCH_MEM_REMOTE) {
-		rc = bench_remote_start(&b->remote, b->side_len * b->n_workers);
+	if (bench_uses_companion(&b->opts)) {
+		rc = bench_remote_start(&b->remote, b->side_len * b->n_workers, b->opts.exporter_pci);
 		if (rc != BENCH_EXIT_OK)
 			return rc;
 		b->remote_started = true;

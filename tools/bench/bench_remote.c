@@ -1,11 +1,15 @@
 /*
- * bench_remote.c - --mem remote: a companion process that owns the source
- * memory, as the host side of a host/DPU pair does.
+ * bench_remote.c - --mem remote (doca_bench: --use-remote-input-buffers,
+ * --use-remote-output-buffers): a companion process that owns the memory,
+ * as the host side of a host/DPU pair does.
  *
  * The bench forks the companion before it makes any DOCA call.  The
- * companion fills a buffer with the source pattern, maps it on an
- * exporting (preferably host-side) device, exports it for PCI access and
- * sends the descriptor, its buffer address and its status up a pipe.  Then
+ * companion fills a buffer with the source pattern followed by as many
+ * zeroed destination bytes, maps it on an exporting device (the one asked
+ * for, else preferably a host-side one), exports it for PCI access with
+ * read and write rights, and sends the descriptor, its buffer address and
+ * its status up a pipe.  DMA tasks then read their sources, write their
+ * destinations, or both, in another process's memory.  Then
  * it waits until the bench closes the other pipe, and leaves.  The bench
  * imports the descriptor on its DMA device in every worker, and
  * process_vm_readv reads the same buffer directly.
@@ -81,8 +85,12 @@ static bool read_all(int fd, void *p, size_t len)
 
 /* ---- the companion ---- */
 
-/* An exporting device, host-side if there is one (the memory owner of a host/DPU pair). */
-static doca_error_t open_exporter(struct doca_dev **dev, char *pci)
+/*
+ * The exporting device at `wanted` (doca_bench --representor names the host
+ * function it represents), else a host-side one if there is one (the
+ * memory owner of a host/DPU pair).
+ */
+static doca_error_t open_exporter(const char *wanted, struct doca_dev **dev, char *pci)
 {
 	struct doca_devinfo **list = NULL;
 	uint32_t n = 0;
@@ -98,6 +106,15 @@ static doca_error_t open_exporter(struct doca_dev **dev, char *pci)
 
 		if (doca_mmap_cap_is_export_pci_supported(list[i], &can) != DOCA_SUCCESS || !can)
 			continue;
+		if (wanted != NULL) {
+			uint8_t eq = 0;
+
+			if (doca_devinfo_is_equal_pci_addr(list[i], wanted, &eq) == DOCA_SUCCESS && eq) {
+				best = (int)i;
+				break;
+			}
+			continue;
+		}
 		host = doca_devinfo_rep_cap_is_filter_all_supported(list[i], &reps) == DOCA_ERROR_NOT_SUPPORTED;
 		if (best < 0 || host)
 			best = (int)i;
@@ -123,7 +140,7 @@ static doca_error_t open_exporter(struct doca_dev **dev, char *pci)
 		}                                                         \
 	} while (0)
 
-static int companion_main(size_t len, int up, int down, pid_t parent)
+static int companion_main(size_t len, const char *exporter, int up, int down, pid_t parent)
 {
 	struct hello h = {.status = DOCA_SUCCESS, .len = len};
 	struct doca_dev *dev = NULL;
@@ -138,17 +155,19 @@ static int companion_main(size_t len, int up, int down, pid_t parent)
 		return 1;
 	/* Let the bench read this process with process_vm_readv under Yama's ptrace rules. */
 	(void)prctl(PR_SET_PTRACER, (unsigned long)parent, 0, 0, 0);
-	buf = aligned_alloc(4096, (len + 4095) / 4096 * 4096);
+	buf = aligned_alloc(4096, (2 * len + 4095) / 4096 * 4096);
 	if (buf == NULL) {
 		h.status = DOCA_ERROR_NO_MEMORY;
-		snprintf(h.step, sizeof(h.step), "allocating %zu bytes", len);
+		snprintf(h.step, sizeof(h.step), "allocating %zu bytes", 2 * len);
 	} else {
 		bench_fill_pattern(buf, len, 0);
+		memset(buf + len, 0, len);
 		h.addr = (uint64_t)(uintptr_t)buf;
 	}
-	STEP(open_exporter(&dev, h.pci), "finding a device that exports over PCI");
+	STEP(open_exporter(exporter, &dev, h.pci), exporter != NULL ? "finding the exporting device asked for"
+								  : "finding a device that exports over PCI");
 	STEP(doca_mmap_create(&mmap), "doca_mmap_create");
-	STEP(doca_mmap_set_memrange(mmap, buf, len), "doca_mmap_set_memrange");
+	STEP(doca_mmap_set_memrange(mmap, buf, 2 * len), "doca_mmap_set_memrange");
 	STEP(doca_mmap_add_dev(mmap, dev), "doca_mmap_add_dev");
 	STEP(doca_mmap_set_permissions(mmap, DOCA_ACCESS_FLAG_PCI_READ_WRITE), "doca_mmap_set_permissions");
 	STEP(doca_mmap_start(mmap), "doca_mmap_start");
@@ -182,7 +201,7 @@ static int companion_main(size_t len, int up, int down, pid_t parent)
 
 /* ---- the bench side ---- */
 
-int bench_remote_start(struct bench_remote *r, size_t len)
+int bench_remote_start(struct bench_remote *r, size_t len, const char *exporter_pci)
 {
 	struct hello h;
 	int up[2];
@@ -204,7 +223,7 @@ int bench_remote_start(struct bench_remote *r, size_t len)
 	if (r->pid == 0) {
 		close(up[0]);
 		close(down[1]);
-		_exit(companion_main(len, up[1], down[0], parent));
+		_exit(companion_main(len, exporter_pci, up[1], down[0], parent));
 	}
 	close(up[1]);
 	close(down[0]);
@@ -223,7 +242,7 @@ int bench_remote_start(struct bench_remote *r, size_t len)
 		bool missing = h.status == DOCA_ERROR_NOT_SUPPORTED;
 		bool no_device = missing && h.pci[0] == '\0';
 
-		fprintf(stderr, "%s: --mem remote %s: in the companion process, %s%s%s answered %s\n", bench_prog,
+		fprintf(stderr, "%s: remote memory %s: in the companion process, %s%s%s answered %s\n", bench_prog,
 			no_device ? "needs a device that exports memory over PCI (see softdoca-caps)"
 			: missing ? "needs the cross-process engine"
 				  : "failed",
@@ -232,6 +251,7 @@ int bench_remote_start(struct bench_remote *r, size_t len)
 		return missing ? BENCH_EXIT_UNAVAILABLE : BENCH_EXIT_FAILED;
 	}
 	r->addr = h.addr;
+	r->dst_addr = h.addr + h.len;
 	r->len = h.len;
 	r->desc_len = h.desc_len;
 	return BENCH_EXIT_OK;

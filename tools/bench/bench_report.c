@@ -93,7 +93,7 @@ void bench_print_header(const struct bench *b)
 		       o->queue_depth);
 	else
 		printf("%s: %s, %s memory, %u thread%s%s, queue depth %u, ", bench_prog, bench_mode_name(o->mode),
-		       bench_mem_name(o->mem), o->threads, o->threads == 1 ? "" : "s", pinning,
+		       bench_uses_companion(o) ? "remote" : "local", o->threads, o->threads == 1 ? "" : "s", pinning,
 		       o->mode == BENCH_LATENCY ? 1 : o->queue_depth);
 	if (o->tasks != 0)
 		printf("%llu jobs per thread and measurement", (unsigned long long)o->tasks);
@@ -110,8 +110,12 @@ void bench_print_header(const struct bench *b)
 		printf("DMA workers 0 (copies run inside doca_pe_progress)");
 	if (o->app_work_s > 0)
 		printf(", program work %.3g us per job", o->app_work_s * 1e6);
-	if (o->mem == BENCH_MEM_REMOTE)
-		printf(", source exported by pid %ld on %s", (long)b->remote.pid, b->remote.exporter_pci);
+	if (bench_uses_companion(o))
+		printf(", %s exported by pid %ld on %s",
+		       o->mem != BENCH_MEM_REMOTE ? "destination"
+		       : o->remote_output         ? "source and destination"
+						  : "source",
+		       (long)b->remote.pid, b->remote.exporter_pci);
 	printf("%s\n\n", o->verify ? ", every byte verified" : "");
 }
 
@@ -401,8 +405,7 @@ static void csv_text(FILE *f, const char *text)
 	fputc('"', f);
 }
 
-/* Whether `path` exists and holds something (the header is already there). */
-static bool has_content(const char *path)
+bool bench_file_has_content(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	bool some;
@@ -416,7 +419,7 @@ static bool has_content(const char *path)
 
 int bench_write_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n)
 {
-	bool header = !(b->opts.csv_append && has_content(path));
+	bool header = !(b->opts.csv_append && bench_file_has_content(path));
 	FILE *f = fopen(path, b->opts.csv_append ? "a" : "w");
 
 	if (f == NULL) {

@@ -22,7 +22,9 @@ struct bench_slot {
 	struct doca_task *dtask; /* the task's generic view, kept to save a call per job */
 	struct doca_buf *src;
 	struct doca_buf *dst;
-	uint8_t *dst_addr;
+	uint8_t *dst_addr;     /* the local destination; with a remote one, where --verify reads it into */
+	uint64_t remote_dst;   /* the destination in the companion, 0 when local */
+	pid_t remote_pid;
 	const uint8_t *expect; /* what the destination must hold after the copy */
 };
 
