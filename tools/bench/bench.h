@@ -28,6 +28,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include <doca_error.h>
@@ -334,8 +335,13 @@ void bench_print_results(const struct bench *b, const struct bench_result *r, un
 void bench_print_targets(const struct bench_result *r, unsigned int n);
 /* --app-work: how much of the program's own work the DMA copies overlapped. */
 void bench_print_overlap(const struct bench *b, const struct bench_result *r, unsigned int n);
-/* Whether `path` exists and holds something (--csv-append-mode: the header is already there). */
-bool bench_file_has_content(const char *path);
+/*
+ * A CSV file for writing: appended to when `append` and it has content,
+ * else replaced and given `header`; NULL (said on stderr) when it cannot be
+ * opened.  bench_csv_close: 0, or BENCH_EXIT_OUTPUT when the writes failed.
+ */
+FILE *bench_csv_open(const char *path, bool append, const char *header);
+int bench_csv_close(FILE *f, const char *path);
 /* 0, or BENCH_EXIT_FAILED when the file cannot be written. */
 int bench_write_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n);
 int bench_write_plot(const char *png, const struct bench *b, const struct bench_result *r, unsigned int n);

@@ -8,9 +8,7 @@
  * The labels are the parts of DOCA Bench's output that scripts look for;
  * docs/doca-tools.md lists them and what is not reproduced.
  */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "bench.h"
 
@@ -116,21 +114,12 @@ static void csv_row(FILE *f, const struct bench *b, const struct bench_result *r
 
 int bench_write_doca_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n)
 {
-	bool header = !(b->opts.csv_append && bench_file_has_content(path));
-	FILE *f = fopen(path, b->opts.csv_append ? "a" : "w");
+	FILE *f = bench_csv_open(path, b->opts.csv_append, csv_columns);
 
-	if (f == NULL) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", bench_prog, path, strerror(errno));
+	if (f == NULL)
 		return BENCH_EXIT_OUTPUT;
-	}
-	if (header)
-		fputs(csv_columns, f);
 	for (unsigned int i = 0; i < n; i++)
 		if (r[i].point.method == METHOD_DMA)
 			csv_row(f, b, &r[i]);
-	if (fclose(f) != 0) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", bench_prog, path, strerror(errno));
-		return BENCH_EXIT_OUTPUT;
-	}
-	return BENCH_EXIT_OK;
+	return bench_csv_close(f, path);
 }

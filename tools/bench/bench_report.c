@@ -405,7 +405,8 @@ static void csv_text(FILE *f, const char *text)
 	fputc('"', f);
 }
 
-bool bench_file_has_content(const char *path)
+/* Whether `path` exists and holds something (the header is already there). */
+static bool has_content(const char *path)
 {
 	FILE *f = fopen(path, "r");
 	bool some;
@@ -417,18 +418,35 @@ bool bench_file_has_content(const char *path)
 	return some;
 }
 
-int bench_write_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n)
+FILE *bench_csv_open(const char *path, bool append, const char *header)
 {
-	bool header = !(b->opts.csv_append && bench_file_has_content(path));
-	FILE *f = fopen(path, b->opts.csv_append ? "a" : "w");
+	bool new_file = !(append && has_content(path));
+	FILE *f = fopen(path, append ? "a" : "w");
 
-	if (f == NULL) {
+	if (f == NULL)
+		fprintf(stderr, "%s: cannot write %s: %s\n", bench_prog, path, strerror(errno));
+	else if (new_file)
+		fputs(header, f);
+	return f;
+}
+
+int bench_csv_close(FILE *f, const char *path)
+{
+	if (fclose(f) != 0) {
 		fprintf(stderr, "%s: cannot write %s: %s\n", bench_prog, path, strerror(errno));
 		return BENCH_EXIT_OUTPUT;
 	}
-	if (header)
-		fprintf(f, "mode,mem,threads,queue_depth,method,job_size,jobs,seconds,jobs_per_s,gbytes_per_s,vs_memcpy,"
-		   "p50_ns,p90_ns,p99_ns,p999_ns,max_ns,cpu_share,errors,note\n");
+	return BENCH_EXIT_OK;
+}
+
+int bench_write_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n)
+{
+	FILE *f = bench_csv_open(path, b->opts.csv_append,
+				 "mode,mem,threads,queue_depth,method,job_size,jobs,seconds,jobs_per_s,gbytes_per_s,"
+				 "vs_memcpy,p50_ns,p90_ns,p99_ns,p999_ns,max_ns,cpu_share,errors,note\n");
+
+	if (f == NULL)
+		return BENCH_EXIT_OUTPUT;
 	for (unsigned int i = 0; i < n; i++) {
 		const struct bench_result *x = &r[i];
 		double ratio = ratio_to_memcpy(x, r, n);
@@ -454,9 +472,5 @@ int bench_write_csv(const char *path, const struct bench *b, const struct bench_
 		csv_text(f, x->note);
 		fputc('\n', f);
 	}
-	if (fclose(f) != 0) {
-		fprintf(stderr, "%s: cannot write %s: %s\n", bench_prog, path, strerror(errno));
-		return BENCH_EXIT_OUTPUT;
-	}
-	return BENCH_EXIT_OK;
+	return bench_csv_close(f, path);
 }
