@@ -207,6 +207,7 @@ const char *sd_debug_ctx_note(const struct doca_ctx *ctx)
 {
 	size_t pos = 0;
 
+	sd_cascade_note_begin();
 	sd_cat(sd_note, sizeof(sd_note), &pos, "; ");
 	sd_alive_lock();
 	sd_ctx_situation_locked(ctx, sd_note, sizeof(sd_note), &pos);
@@ -219,6 +220,7 @@ const char *sd_debug_pe_note(const struct doca_pe *pe)
 	size_t pos = 0;
 	const char *sep = "; still connected: ";
 
+	sd_cascade_note_begin();
 	sd_alive_lock();
 	for (const struct doca_ctx *ctx = pe->ctxs; ctx != NULL; ctx = ctx->pe_next) {
 		sd_cat(sd_note, sizeof(sd_note), &pos, "%s", sep);
@@ -254,6 +256,7 @@ const char *sd_debug_dev_note(const struct doca_dev *dev)
 	const char *sep = "; still depending on it: ";
 	char one[512];
 
+	sd_cascade_note_begin();
 	sd_alive_lock();
 	for (size_t i = 0; i < sd_alive_count_locked(); i++) {
 		const struct sd_alive_entry *e = sd_alive_at_locked(i);

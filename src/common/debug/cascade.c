@@ -60,10 +60,19 @@ void sd_cascade_task_failed(const char *head)
 	atomic_store(&sd_cascade.have_first, true);
 }
 
+/* The note being built on this thread was already counted (a device note may name several contexts). */
+static _Thread_local bool sd_cascade_note_counted;
+
+void sd_cascade_note_begin(void)
+{
+	sd_cascade_note_counted = false;
+}
+
 void sd_cascade_follow_on(void)
 {
-	if (!atomic_load(&sd_cascade.have_first))
+	if (!atomic_load(&sd_cascade.have_first) || sd_cascade_note_counted)
 		return;
+	sd_cascade_note_counted = true;
 	atomic_fetch_add(&sd_cascade.follow_ons, 1);
 	if (!sd_cascade.full)
 		sd_log_demote_next(DOCA_LOG_LEVEL_INFO);

@@ -67,7 +67,10 @@ bool sd_cascade_configure(const char *text);
 /* A failed task stopped its context; `head` names task, context and error (the first one is kept). */
 void sd_cascade_task_failed(const char *head);
 
-/* The record being built follows from that failure: counted, and logged at INFO unless full. */
+/* A note for one refused call is being built (alive_text.c): the next follow_on counts. */
+void sd_cascade_note_begin(void);
+
+/* The record being built follows from that failure: counted once, and logged at INFO unless full. */
 void sd_cascade_follow_on(void);
 
 /* The level of the per-object lines of the exit report. */
