@@ -80,6 +80,20 @@ static void careful(void)
 	exit(0);
 }
 
+/* Child: after the failure, a mistake that has nothing to do with it; then a clean teardown. */
+static void unrelated(void)
+{
+	struct doca_dma_task_memcpy *t[TASKS] = {0};
+
+	fail_one_task(t);
+	if (doca_buf_inventory_create(4, NULL) != DOCA_ERROR_INVALID_VALUE)
+		exit(5);
+	for (int i = 0; i < TASKS; i++)
+		doca_task_free(doca_dma_task_memcpy_as_task(t[i]));
+	sd_fx_teardown(&fx);
+	exit(0);
+}
+
 /* The DOCA records of `out` (lines with "[DOCA]["), one per string of `copy`, in order. */
 static size_t records(const char *out, char *copy, size_t len, char **rec, size_t max)
 {
@@ -216,6 +230,19 @@ static void a_handled_failure_has_nothing_to_summarise(void)
 	CHECK(strstr(out, "followed from") == NULL);
 }
 
+/* Only what follows from the failure is quieted: another mistake keeps its ERROR. */
+static void an_unrelated_refusal_keeps_its_error(void)
+{
+	static char out[OUT_MAX];
+
+	CHECK_EQ_U64(dt_run_self("unrelated", summary_env, out, sizeof(out)), 0);
+	printf("%s", out);
+	CHECK_EQ_U64(dt_occurrences(out, "[ERR]"), 2);
+	CHECK(strstr(out, "[ERR][failure.c:") != NULL);
+	CHECK(strstr(out, "][doca_buf_inventory_create] ") != NULL);
+	CHECK_EQ_U64(dt_occurrences(out, "[WRN]"), 0);
+}
+
 static void a_bad_detail_value_is_refused_on_stderr(void)
 {
 	static const char *const env[] = {"SOFTDOCA_SDK_LOG=warning", "SOFTDOCA_FAULTS=task:nth=1",
@@ -233,10 +260,13 @@ int main(int argc, char **argv)
 		careless();
 	if (argc == 2 && strcmp(argv[1], "careful") == 0)
 		careful();
+	if (argc == 2 && strcmp(argv[1], "unrelated") == 0)
+		unrelated();
 	SD_RUN(the_root_cause_comes_first_and_once_at_error);
 	SD_RUN(the_follow_ons_are_at_info_and_counted);
 	SD_RUN(with_full_detail_every_record_is_still_there);
 	SD_RUN(a_handled_failure_has_nothing_to_summarise);
+	SD_RUN(an_unrelated_refusal_keeps_its_error);
 	SD_RUN(a_bad_detail_value_is_refused_on_stderr);
 	return sd_test_done();
 }
