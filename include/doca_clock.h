@@ -23,6 +23,8 @@
 #include <doca_compat.h>
 #include <doca_error.h>
 #include <doca_types.h>
+/* clock_cross_timestamp's header sizes a PCI address with DOCA_DEVINFO_PCI_ADDR_SIZE after including only this. */
+#include <doca_dev.h>
 
 #ifdef __cplusplus
 extern "C" {

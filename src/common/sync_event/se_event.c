@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <doca_buf.h>
 #include <doca_dev.h>
 
 #include "sd_dev.h"
 #include "sd_log.h"
+#include "sd_mem.h"
 #include "se_priv.h"
 
 doca_error_t sd_se_check(const struct doca_sync_event *ev, const char *func)
@@ -183,19 +183,18 @@ doca_error_t doca_sync_event_set_addr(struct doca_sync_event *event, uint64_t *a
 
 doca_error_t doca_sync_event_set_doca_buf(struct doca_sync_event *event, struct doca_buf *buf)
 {
-	void *head = NULL, *data = NULL;
-	size_t len = 0;
-
-	if (buf == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "buf is NULL");
-	if (doca_buf_get_head(buf, &head) != DOCA_SUCCESS || doca_buf_get_len(buf, &len) != DOCA_SUCCESS ||
-	    doca_buf_get_data(buf, &data) != DOCA_SUCCESS)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "buf %p is not a live DOCA buffer", (void *)buf);
-	if ((uint8_t *)data + sizeof(uint64_t) > (uint8_t *)head + len)
+	if (buf == NULL || !sd_buf_is_live(buf))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "buf %p is NULL or not a live DOCA buffer", (void *)buf);
+	if (buf->mmap != NULL && buf->mmap->remote != NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
+				 "buf %p lies in memory imported from another process; the value must live in this "
+				 "process's memory",
+				 (void *)buf);
+	if (buf->data + sizeof(uint64_t) > buf->head + buf->len)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
 				 "buf %p has fewer than 8 bytes from its data address to its end; the value needs 8",
 				 (void *)buf);
-	return sd_se_set_home(event, data, __func__);
+	return sd_se_set_home(event, buf->data, __func__);
 }
 
 doca_error_t doca_sync_event_start(struct doca_sync_event *event)

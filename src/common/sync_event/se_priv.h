@@ -82,6 +82,8 @@ struct sd_se_map {
 	_Atomic int dead;             /* importer: sticky once the exporter was seen gone */
 };
 
+extern const struct sd_ctx_ops sd_se_ctx_ops;
+
 #define SD_SE_MAGIC 0x56455345u     /* "ESEV" */
 #define SD_SE_NET_MAGIC 0x4e455345u /* "ESEN" */
 
@@ -129,14 +131,13 @@ enum {
 	SD_SE_NUM_TASK_TYPES = 5,
 };
 
-extern const struct sd_ctx_ops sd_se_ctx_ops;
 extern const struct sd_task_ops sd_se_get_ops, sd_se_notify_set_ops, sd_se_notify_add_ops, sd_se_wait_eq_ops,
 	sd_se_wait_neq_ops;
 
-/* `ev` is a live event (one load of its magic after the NULL check). */
+/* `ev` is a live event: the embedded context's first word first, so a smaller foreign object is never read past its end. */
 static inline bool sd_se_is_valid(const struct doca_sync_event *ev)
 {
-	return ev != NULL && ev->magic == SD_SE_MAGIC;
+	return ev != NULL && ev->ctx.magic == SD_CTX_MAGIC && ev->ctx.ops == &sd_se_ctx_ops && ev->magic == SD_SE_MAGIC;
 }
 
 /* Started: stand-alone, or as a RUNNING context. */
