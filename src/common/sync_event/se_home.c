@@ -126,6 +126,20 @@ doca_error_t sd_se_map_create(struct sd_se_map *map, const char *func)
 	return DOCA_SUCCESS;
 }
 
+/*
+ * An importer that finds the page's token right but nobody holding the
+ * lock knows its exporter died without stopping (the lock is taken before
+ * the token is written): it removes the name the dead process left in
+ * /dev/shm, so killed exporters leave nothing behind once seen.
+ */
+static void sd_se_unlink_orphan(const struct sd_se_map *map)
+{
+	char path[SD_SE_NAME_LEN + 2];
+
+	snprintf(path, sizeof(path), "/%s", map->name);
+	shm_unlink(path);
+}
+
 /* The importer's refusal of a descriptor whose page it cannot use. */
 static doca_error_t sd_se_attach_refuse(struct sd_se_map *map, const char *func, doca_error_t err, const char *why)
 {
@@ -185,9 +199,12 @@ doca_error_t sd_se_map_attach(struct sd_se_map *map, const struct sd_se_desc *d,
 	if (map->page->magic != SD_SE_PAGE_MAGIC || memcmp(map->page->token, d->token, SD_SE_TOKEN_LEN) != 0)
 		return sd_se_attach_refuse(map, func, DOCA_ERROR_INVALID_VALUE,
 					   "its token does not match the event's (forged or altered descriptor)");
-	if (atomic_load(&map->page->state) != SD_SE_PAGE_LIVE || !sd_se_lock_held(map->fd))
-		return sd_se_attach_refuse(map, func, DOCA_ERROR_INVALID_VALUE,
-					   "its exporter stopped the event or died");
+	if (atomic_load(&map->page->state) != SD_SE_PAGE_LIVE)
+		return sd_se_attach_refuse(map, func, DOCA_ERROR_INVALID_VALUE, "its exporter stopped the event");
+	if (!sd_se_lock_held(map->fd)) {
+		sd_se_unlink_orphan(map);
+		return sd_se_attach_refuse(map, func, DOCA_ERROR_INVALID_VALUE, "its exporter died");
+	}
 	atomic_store(&map->next_check_ns, sd_se_now_ns() + SD_SE_LIVENESS_NS);
 	return DOCA_SUCCESS;
 }
@@ -210,7 +227,8 @@ bool sd_se_map_alive(struct sd_se_map *map)
 	atomic_store_explicit(&map->next_check_ns, now + SD_SE_LIVENESS_NS, memory_order_relaxed);
 	if (sd_se_lock_held(map->fd))
 		return true;
-	atomic_store(&map->dead, 1);
+	if (atomic_exchange(&map->dead, 1) == 0)
+		sd_se_unlink_orphan(map);
 	return false;
 }
 
