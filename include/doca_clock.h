@@ -97,6 +97,7 @@ doca_error_t doca_clock_destroy(struct doca_clock *clock);
 
 /**
  * @brief Read one clock.
+ * @param [in] clock the clock.
  * @param [in] clock_type one DOCA_CLOCK_* value.
  * @param [out] clock_ts the reading (`counter` for the cycle counter, else `ts`).
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for a NULL argument, a bad
@@ -115,6 +116,7 @@ doca_error_t doca_clock_get_timestamp(const struct doca_clock *clock, uint64_t c
  * their distance (in cycles when the primary clock is the cycle counter,
  * else in nanoseconds).  The tightest of a few tries is kept.
  *
+ * @param [in] clock the clock.
  * @param [in] primary_clock_type any DOCA_CLOCK_* value.
  * @param [in] nic_clock_type a DOCA_CLOCK_NIC_* value.
  * @param [out] primary_clock_ts, nic_clock_ts the readings.

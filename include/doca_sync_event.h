@@ -177,6 +177,7 @@ doca_error_t doca_sync_event_remote_net_destroy(struct doca_sync_event_remote_ne
 
 /**
  * @brief Declare that this process's CPU updates the event.
+ * @param [in] event the event.
  * @param [in] dev an open device, or NULL.
  * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE for a bad event or device;
  * DOCA_ERROR_BAD_STATE when the event is started.

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../../src/include/sd_sync_event.h"
 #include "se_test.h"
 
 /* How long an importer may take to notice a dead or stopped exporter (docs/sync-event.md says 100 ms). */
@@ -262,6 +263,63 @@ static void a_stopped_exporter_fails_the_importers_waits(void)
 	se_exporter_goes_away('s');
 }
 
+/* A remote-net handle on a child's event: DOCA RDMA's entry point reaches its value, and fails once it dies. */
+static void remote_net_apply_reaches_another_process(void)
+{
+	int p[2];
+	uint8_t blob[256];
+	size_t sz = 0;
+	pid_t pid;
+	struct doca_sync_event_remote_net *rn = NULL;
+	uint64_t old = 0;
+	double t0;
+	doca_error_t err = DOCA_SUCCESS;
+
+	REQUIRE(pipe(p) == 0);
+	pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0) {
+		struct doca_sync_event *mine = NULL;
+		const uint8_t *b;
+
+		close(p[0]);
+		if (doca_sync_event_create(&mine) != DOCA_SUCCESS ||
+		    doca_sync_event_add_publisher_location_remote_net(mine) != DOCA_SUCCESS ||
+		    doca_sync_event_start(mine) != DOCA_SUCCESS ||
+		    doca_sync_event_export_to_remote_net(mine, &b, &sz) != DOCA_SUCCESS ||
+		    !se_write_all(p[1], &sz, sizeof(sz)) || !se_write_all(p[1], b, sz))
+			_exit(30);
+		if (doca_sync_event_wait_eq(mine, 2, UINT64_MAX) != DOCA_SUCCESS ||
+		    doca_sync_event_update_set(mine, 10) != DOCA_SUCCESS)
+			_exit(31);
+		for (;;)
+			pause(); /* until killed */
+	}
+	close(p[1]);
+	REQUIRE(se_read_all(p[0], &sz, sizeof(sz)) && sz <= sizeof(blob) && se_read_all(p[0], blob, sz));
+	close(p[0]);
+	CHECK_OK(doca_sync_event_remote_net_create_from_export(dev, blob, sz, &rn));
+	REQUIRE(rn != NULL);
+	CHECK_OK(priv_doca_sync_event_remote_net_apply(rn, SD_SYNC_EVENT_OP_ADD, 1, &old));
+	CHECK_EQ_U64(old, 0);
+	CHECK_OK(priv_doca_sync_event_remote_net_apply(rn, SD_SYNC_EVENT_OP_ADD, 1, &old));
+	CHECK_EQ_U64(old, 1);
+	t0 = se_now();
+	do
+		CHECK_OK(priv_doca_sync_event_remote_net_apply(rn, SD_SYNC_EVENT_OP_GET, 0, &old));
+	while (old != 10 && se_now() - t0 < 10);
+	CHECK_EQ_U64(old, 10);
+	kill(pid, SIGKILL);
+	CHECK_EQ_U64(se_child_status(pid), 128 + SIGKILL);
+	t0 = se_now();
+	while (se_now() - t0 < 5 && (err = priv_doca_sync_event_remote_net_apply(rn, SD_SYNC_EVENT_OP_SET, 1, NULL)) ==
+					   DOCA_SUCCESS)
+		usleep(1000);
+	CHECK_ERR(err, DOCA_ERROR_IO_FAILED);
+	CHECK(se_now() - t0 < SE_DEATH_BOUND_S);
+	CHECK_OK(doca_sync_event_remote_net_destroy(rn));
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -272,6 +330,7 @@ int main(void)
 	SD_RUN(parent_update_wakes_a_childs_wait_task);
 	SD_RUN(a_killed_exporter_fails_the_importers_waits);
 	SD_RUN(a_stopped_exporter_fails_the_importers_waits);
+	SD_RUN(remote_net_apply_reaches_another_process);
 	(void)doca_dev_close(dev);
 	return sd_test_done();
 }
