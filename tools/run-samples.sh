@@ -545,7 +545,13 @@ se_pair_once() { # dpu_exe host_exe label [flags...] -> verdict, detail
 			verdict=FAIL; detail="$label: $(basename "${out%%.*}") did not finish successfully"; return 1
 		fi
 	done
+	for side in sync_event_local_pci sync_event_remote_pci; do
+		if [ $use_valgrind = 1 ] && [ "$(softdoca_leaks "$work/$side.valgrind")" != 0 ]; then
+			verdict=FAIL; detail="$label: valgrind: leak inside softdoca in $side"; return 1
+		fi
+	done
 	verdict=PASS; detail="sync and async (tasks, atomic) runs: both sides signalled, waited and finished"
+	[ $use_valgrind = 1 ] && detail="$detail; valgrind clean"
 	return 0
 }
 
