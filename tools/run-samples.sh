@@ -92,6 +92,8 @@ acceptance=(
 	dma_local_copy:dpu:doca_dma
 	dma_copy:pair:doca_dma
 	comch_ctrl_path:pair:doca_comch
+	sync_event:pair:doca_common
+	clock_cross_timestamp:host:doca_common
 	dma_copy_app:apps:dma_copy
 )
 
@@ -504,6 +506,55 @@ run_comch_pair() {
 	return 0
 }
 
+# sync_event_local_pci (DPU flavour: creates, exports over Comch, then
+# signals and waits) and sync_event_remote_pci (host flavour: imports the
+# event and answers), once with the CPU calls and once with the context's
+# tasks and atomic updates; both must finish on their own.
+run_sync_event_pair() {
+	local dpu_exe host_exe
+	init_comch_dir
+	build_sample sync_event_local_pci doca_common dpu; dpu_exe=$exe
+	[ "$verdict" = PASS ] || return 0
+	build_sample sync_event_remote_pci doca_common host; host_exe=$exe
+	[ "$verdict" = PASS ] || return 0
+	se_pair_once "$dpu_exe" "$host_exe" sync && se_pair_once "$dpu_exe" "$host_exe" async --async --async-num-tasks 8 --atomic
+	return 0
+}
+
+se_pair_once() { # dpu_exe host_exe label [flags...] -> verdict, detail
+	local dpu_exe=$1 host_exe=$2 label=$3 dpu_pid rc=0 host_rc=0 t=$((timeout_s * (use_valgrind ? 10 : 1)))
+	shift 3
+	local so="$work/sync_event_local_pci.$label.stdout" ho="$work/sync_event_remote_pci.$label.stdout"
+	: >"$so"
+	( cd "$(dirname "$dpu_exe")" && exec env LD_LIBRARY_PATH="$libdir" "$(comch_env)" timeout "$t" \
+		"${dpu_side[@]}" $(run_prefix sync_event_local_pci) "$dpu_exe" -d 03:00.0 -r b1:00.0 "$@" >"$so" 2>"${so%.stdout}.stderr" ) &
+	dpu_pid=$!
+	if ! wait_for_line "$so" "Starting the sample" $dpu_pid "$t"; then
+		wait_exit $dpu_pid 1
+		verdict=FAIL; detail="$label: the DPU side never started (see ${so%.stdout}.stderr)"; return 1
+	fi
+	sleep 1 # its Comch server listens once it has started
+	( cd "$(dirname "$host_exe")" && LD_LIBRARY_PATH="$libdir" exec env "$(comch_env)" timeout "$t" \
+		"${host_side[@]}" $(run_prefix sync_event_remote_pci) "$host_exe" -d b1:00.0 "$@" >"$ho" 2>"${ho%.stdout}.stderr" ) || host_rc=$?
+	wait_exit $dpu_pid "$t"
+	if [ $rc != 0 ]; then verdict=FAIL; detail="$label: DPU side exit status $rc"; return 1; fi
+	if [ $host_rc != 0 ]; then verdict=FAIL; detail="$label: host side exit status $host_rc"; return 1; fi
+	for out in "$so" "$ho"; do
+		if grep -q "failed with status\|Failed" "${out%.stdout}.stderr" ||
+			! grep -v '^[[:space:]]*$' "$out" | tail -n1 | grep -q "Sample finished successfully"; then
+			verdict=FAIL; detail="$label: $(basename "${out%%.*}") did not finish successfully"; return 1
+		fi
+	done
+	for side in sync_event_local_pci sync_event_remote_pci; do
+		if [ $use_valgrind = 1 ] && [ "$(softdoca_leaks "$work/$side.valgrind")" != 0 ]; then
+			verdict=FAIL; detail="$label: valgrind: leak inside softdoca in $side"; return 1
+		fi
+	done
+	verdict=PASS; detail="sync and async (tasks, atomic) runs: both sides signalled, waited and finished"
+	[ $use_valgrind = 1 ] && detail="$detail; valgrind clean"
+	return 0
+}
+
 # DMA Copy as the application project builds it.  Each run gets its own
 # folders: host/ and dpu/ (the two sides must not see the same -f path),
 # both under $apps; -f is given relative (DMA Copy keeps at most
@@ -791,6 +842,7 @@ for entry in "${selected[@]}"; do
 	if [ "$flavour" = pair ]; then
 		case $name in
 		comch_ctrl_path) run_comch_pair ;;
+		sync_event) run_sync_event_pair ;;
 		*) run_pair ;;
 		esac
 		record_row "$name" "$flavour"
@@ -800,8 +852,12 @@ for entry in "${selected[@]}"; do
 		run_applications
 		continue
 	fi
+	# DOCA Clock came with 3.2: older trees do not have its sample.
+	[ "$name" = clock_cross_timestamp ] && [ ! -d "$tree/samples/$folder/$name" ] && { programs=("${programs[@]:0:${#programs[@]}-1}"); continue; }
 	build_sample "$name" "$folder" "$flavour"
+	[ "$name" = clock_cross_timestamp ] && judge_args=(-p 03:00.0 -c host_rt -n nic_rt) # a cross timestamp
 	[ "$verdict" = PASS ] && judge "$name" "$exe" "$flavour"
+	judge_args=()
 	record_row "$name" "$flavour"
 	# Samples that parse their command line: the built-in flags.
 	if [ "$verdict" = PASS ] && grep -q doca_argp_start "$tree/samples/$folder/$name"/*_main.c 2>/dev/null; then

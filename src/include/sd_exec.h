@@ -185,7 +185,7 @@ struct sd_ctx_ops {
 	bool (*start_complete)(struct doca_ctx *ctx);
 };
 
-#define SD_CTX_MAX_TASK_TYPES 4
+#define SD_CTX_MAX_TASK_TYPES 16 /* DOCA RDMA and the sync event have more than 4 */
 
 struct doca_ctx {
 	uint32_t magic; /* SD_CTX_MAGIC while the instance exists */

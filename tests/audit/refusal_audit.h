@@ -26,6 +26,10 @@
 #include <doca_mmap.h>
 #include <doca_mmap_advise.h>
 #include <doca_pe.h>
+#include <doca_sync_event.h>
+#if __has_include(<doca_clock.h>)
+#include <doca_clock.h> /* DOCA 3.2 on: absent from builds at an older API level */
+#endif
 #include <doca_types.h>
 #include <doca_version.h>
 

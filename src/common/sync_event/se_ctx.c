@@ -1,0 +1,88 @@
+/*
+ * se_ctx.c - a sync event as a DOCA context (doca_sync_event_as_ctx).
+ *
+ * doca_ctx_start opens the value's home as doca_sync_event_start does; the
+ * context reaching IDLE closes it.  Wait tasks have no thread of their own
+ * (the framework polls them), so a progress engine that sleeps on its
+ * notification handle needs someone to wake it when the value changes: the
+ * watcher, one thread per started context, created by the first wait task
+ * armed while the PE sleeps.  It sleeps on the value's futex word and kicks
+ * the PE after every update, and once when the exporter dies.
+ */
+#include <pthread.h>
+
+#include "sd_log.h"
+#include "se_priv.h"
+
+static doca_error_t sd_se_ctx_start(struct doca_ctx *ctx)
+{
+	struct doca_sync_event *ev = (struct doca_sync_event *)ctx;
+
+	return sd_se_home_open(ev, "doca_ctx_start");
+}
+
+/* The context reached IDLE (or its start failed after sd_se_ctx_start). */
+static void sd_se_ctx_release(struct doca_ctx *ctx)
+{
+	struct doca_sync_event *ev = (struct doca_sync_event *)ctx;
+
+	sd_se_watcher_stop(ev);
+	sd_se_home_close(ev);
+}
+
+const struct sd_ctx_ops sd_se_ctx_ops = {
+	.type_name = "doca_sync_event",
+	.start = sd_se_ctx_start,
+	.sync_start = true,
+	.release = sd_se_ctx_release,
+};
+
+static void *sd_se_watch(void *arg)
+{
+	struct doca_sync_event *ev = arg;
+	struct doca_pe *pe = ev->ctx.pe;
+
+	for (;;) {
+		uint32_t seen = atomic_load(&ev->sync->seq);
+
+		if (atomic_load(&ev->watcher_stop))
+			break;
+		sd_se_sleep(ev->sync, seen, SD_SE_LIVENESS_NS);
+		if (atomic_load(&ev->watcher_stop))
+			break;
+		if (!sd_se_value_alive(ev)) {
+			priv_doca_pe_kick(pe); /* the waiting tasks fail at the next look */
+			break;
+		}
+		if (atomic_load(&ev->sync->seq) != seen)
+			priv_doca_pe_kick(pe);
+	}
+	return NULL;
+}
+
+void sd_se_watcher_start(struct doca_sync_event *ev)
+{
+	if (ev->watcher_on)
+		return;
+	atomic_store(&ev->watcher_stop, false);
+	sd_pe_hold(ev->ctx.pe);
+	if (pthread_create(&ev->watcher, NULL, sd_se_watch, ev) != 0) {
+		sd_pe_release(ev->ctx.pe);
+		SD_LOG_WARN("cannot start the notification watcher of sync event %p; its wait tasks complete "
+			    "only when doca_pe_progress is called",
+			    (void *)ev);
+		return;
+	}
+	ev->watcher_on = true;
+}
+
+void sd_se_watcher_stop(struct doca_sync_event *ev)
+{
+	if (!ev->watcher_on)
+		return;
+	atomic_store(&ev->watcher_stop, true);
+	sd_se_wake(ev->sync);
+	pthread_join(ev->watcher, NULL);
+	sd_pe_release(ev->ctx.pe);
+	ev->watcher_on = false;
+}

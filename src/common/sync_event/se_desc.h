@@ -1,0 +1,46 @@
+/*
+ * se_desc.h - the export descriptor of a sync event: fields and bytes.
+ *
+ * doca_sync_event_export_to_remote_pci / _remote_net hand these bytes out;
+ * doca_sync_event_create_from_export / remote_net_create_from_export take
+ * them back in another process.  Like the mmap descriptor (xproc_desc.h) it
+ * carries a magic, a version, the exporter's identity and an unguessable
+ * token, and ends with a checksum.  Decoding is pure (no system call, no
+ * allocation, no logging) so the fuzzer builds this file on its own.
+ */
+#ifndef SD_SE_DESC_H
+#define SD_SE_DESC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../xproc/xproc_desc.h"
+
+#define SD_SE_DESC_MAGIC 0x45534453u /* "SDSE" as little-endian bytes */
+#define SD_SE_DESC_VERSION 1u
+#define SD_SE_DESC_LEN 128u
+
+#define SD_SE_KIND_PCI 1u /* for doca_sync_event_create_from_export */
+#define SD_SE_KIND_NET 2u /* for doca_sync_event_remote_net_create_from_export */
+
+#define SD_SE_TOKEN_LEN 16u
+#define SD_SE_NAME_LEN 31u /* /dev/shm name, without the leading slash */
+
+struct sd_se_desc {
+	uint8_t kind;
+	struct sd_xp_identity who; /* the exporting process */
+	uint8_t token[SD_SE_TOKEN_LEN];
+	uint64_t file_dev, file_ino; /* identity of the shared page's file */
+	char name[SD_SE_NAME_LEN + 1];
+};
+
+/* Write `d` into `out` (SD_SE_DESC_LEN bytes). */
+void sd_se_desc_encode(const struct sd_se_desc *d, uint8_t out[SD_SE_DESC_LEN]);
+
+/*
+ * Parse `len` bytes at `buf` into `d`.  NULL when well formed, else a short
+ * phrase saying what is wrong.  Never reads outside [buf, buf + len).
+ */
+const char *sd_se_desc_decode(const void *buf, size_t len, struct sd_se_desc *d);
+
+#endif /* SD_SE_DESC_H */
