@@ -93,6 +93,7 @@ struct doca_mmap {
 	uint8_t reg_mode;            /* enum sd_mmap_register_mode of this start period */
 	bool reg_resident;           /* start made every page of the range resident */
 	bool reg_pinned;             /* ... and pinned it (an entry of the pin register) */
+	bool reg_shared;             /* ... and moved it onto a memfd importers map (mmap_share.c) */
 };
 
 /* Kind of export descriptor an imported mmap was made from. */
