@@ -26,8 +26,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../card_timing.h"
 #include "../engine_priv.h"
 #include "sd_debug.h"
+#include "sd_dev.h"
 #include "workers_priv.h"
 
 /* A worker publishes at least this often while it drains a long batch. */
@@ -106,17 +108,59 @@ static void sd_wq_publish(struct sd_engine_queue *q, uint64_t n)
 		sd_wq_fire(q);
 }
 
-/* Chaos: publish the copied entries whose delay has passed. */
+/* Chaos or a card model: publish the copied entries whose time has come (all of them when flushing). */
 static void sd_wq_publish_due(struct sd_engine_queue *q, uint64_t now_ns)
 {
 	uint64_t n = q->copied;
+	bool flushing = atomic_load_explicit(&q->flushing, memory_order_relaxed) != 0;
 
-	while (n != q->head && q->ready_at[n & q->mask] <= now_ns)
+	while (n != q->head && (flushing || q->ready_at[n & q->mask] <= now_ns))
 		n++;
 	if (n != q->copied) {
 		q->copied = n;
 		sd_wq_publish(q, n);
 	}
+}
+
+/* Which way an entry moves bytes, as the modelled card sees it. */
+static enum sd_card_dir sd_wq_dir(const struct sd_engine_queue *q, const struct sd_wq_entry *e)
+{
+	const struct sd_seg *seg;
+
+	if (e->kind != SD_WQ_JOB)
+		return SD_CARD_LOCAL;
+	seg = &q->arena[e->u.job.first];
+	for (uint32_t i = 0; i < e->u.job.nsrc; i++)
+		if (seg[i].mmap != NULL)
+			return SD_CARD_READ;
+	for (uint32_t i = 0; i < e->u.job.ndst; i++)
+		if (seg[e->u.job.nsrc + i].mmap != NULL)
+			return SD_CARD_WRITE;
+	return SD_CARD_LOCAL;
+}
+
+/*
+ * When the entry at `pos`, copied from `t0` until now, may complete: after
+ * the previous completion of the queue (order), after the modelled card
+ * would have completed it, plus the chaos delay.  A copy this machine made
+ * more slowly than the card would is never reported earlier than it ended.
+ */
+static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_entry *e, uint64_t pos, uint64_t t0)
+{
+	uint64_t now = sd_workers_now_ns();
+	uint64_t after = now > q->chaos_last ? now : q->chaos_last;
+
+	if (q->card != NULL) {
+		enum sd_card_dir d = sd_wq_dir(q, e);
+		uint64_t due = sd_card_book(q->card, d, e->total, q->arrive_at[pos & q->mask]);
+
+		if (now > due && (double)(now - t0) > sd_card_service_ns(&q->card->table, d, e->total))
+			sd_card_note_slower(q->card, d, e->total, now - t0);
+		after = due > after ? due : after;
+	}
+	if (q->chaos_max_ns != 0)
+		after += sd_chaos_delay_ns(&q->chaos_state, q->chaos_max_ns);
+	return after;
 }
 
 uint64_t sd_wq_serve(struct sd_engine_queue *q)
@@ -140,17 +184,14 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 		const struct sd_wq_entry *e = &q->ring[head & q->mask];
 		/* A context that stopped flushes what it has not reported: skip the copies not made yet. */
 		bool flushing = atomic_load_explicit(&q->flushing, memory_order_relaxed) != 0;
+		uint64_t t0 = q->card != NULL ? sd_workers_now_ns() : 0;
 		doca_error_t err = flushing ? DOCA_SUCCESS : sd_wq_run(q, e);
 
 		if (err != DOCA_SUCCESS)
 			atomic_store_explicit(&q->fail[e->slot], (int32_t)err, memory_order_relaxed);
 		bytes += e->total;
-		if (q->chaos_max_ns != 0) {
-			uint64_t now = sd_workers_now_ns();
-			uint64_t after = now > q->chaos_last ? now : q->chaos_last;
-
-			/* Late by up to the maximum after both its copy and the previous completion. */
-			q->chaos_last = after + sd_chaos_delay_ns(&q->chaos_state, q->chaos_max_ns);
+		if (q->held) {
+			q->chaos_last = sd_wq_hold_until(q, e, head, t0);
 			q->ready_at[head & q->mask] = q->chaos_last;
 			head++;
 			continue;
@@ -164,7 +205,7 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 	q->head = head;
 	if (trace_t0 != 0)
 		priv_doca_trace_worker_span(q->worker->index, "copies", trace_t0, priv_doca_trace_now_ns());
-	if (q->chaos_max_ns != 0) {
+	if (q->held) {
 		sd_wq_publish_due(q, sd_workers_now_ns());
 		return bytes + 1;
 	}
@@ -205,6 +246,8 @@ static inline void sd_wq_push(struct sd_engine_queue *q, uint32_t slot)
 	uint64_t pos = q->next;
 
 	q->slot_pos[slot] = pos;
+	if (q->card != NULL)
+		q->arrive_at[pos & q->mask] = sd_workers_now_ns(); /* the task reaches the modelled card */
 	q->next = pos + 1;
 	atomic_store_explicit(&q->tail, pos + 1, memory_order_release);
 	sd_worker_nudge(q->worker);
@@ -363,6 +406,7 @@ static void sd_wq_free(struct sd_engine_queue *q)
 	free(q->arena);
 	free((void *)q->fail);
 	free(q->ready_at);
+	free(q->arrive_at);
 	free(q);
 }
 
@@ -380,10 +424,13 @@ static bool sd_wq_alloc_parts(struct sd_engine_queue *q, uint32_t depth)
 	q->arena = calloc(q->arena_cap, sizeof(*q->arena));
 	q->fail = calloc(depth, sizeof(*q->fail));
 	q->chaos_max_ns = sd_chaos_max_ns();
-	if (q->chaos_max_ns != 0)
+	q->held = q->chaos_max_ns != 0 || q->card != NULL;
+	if (q->held)
 		q->ready_at = calloc(cap, sizeof(*q->ready_at));
+	if (q->card != NULL)
+		q->arrive_at = calloc(cap, sizeof(*q->arrive_at));
 	return q->ring != NULL && q->slot_pos != NULL && q->slot_arena_end != NULL && q->arena != NULL &&
-	       q->fail != NULL && (q->chaos_max_ns == 0 || q->ready_at != NULL);
+	       q->fail != NULL && (!q->held || q->ready_at != NULL) && (q->card == NULL || q->arrive_at != NULL);
 }
 
 static doca_error_t sd_wq_open(const struct sd_device *node, uint32_t depth, struct sd_engine_queue **out, char *why,
@@ -401,6 +448,7 @@ static doca_error_t sd_wq_open(const struct sd_device *node, uint32_t depth, str
 	}
 	memset(q, 0, sizeof(*q));
 	atomic_flag_clear(&q->arm_lock);
+	q->card = sd_card_for(node->pci_addr, node->card_timing);
 	if (!sd_wq_alloc_parts(q, depth)) {
 		sd_wq_free(q);
 		snprintf(why, why_len, "out of memory for a worker queue of %u task slots", depth);
