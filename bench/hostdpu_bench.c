@@ -16,7 +16,14 @@
  * Every size's bytes are checked once after its measurement.  The machine
  * may be shared and loaded: compare the columns of one run, not runs.
  *
- *   ./build/bench/hostdpu_bench [-t seconds per row] [--quick]
+ * With --card bf2 a third run repeats the measurement under the bf2 card
+ * timing model (SOFTDOCA_CARD_TIMING=bf2, docs/card-timing.md) and prints
+ * each row next to the published figure (Wei et al., OSDI'23): within
+ * +-10% wherever this machine's worker engine alone is at least 1.1x the
+ * card; two contexts of one card together (the card's rate, not twice it);
+ * one task in flight (the modelled latency).
+ *
+ *   ./build/bench/hostdpu_bench [-t seconds per row] [--quick] [--card bf2]
  *
  * Exit status: 0 when every copy succeeded and matched, whatever the
  * numbers; 1 on a functional failure.
@@ -229,7 +236,8 @@ static bool batch_verify(struct dpu *p, size_t len, bool write)
 	return batch_init(p, len, false, BATCH) && batch_run(p, BATCH) && batch_verify(p, len, false);
 }
 
-static void rate_row(struct dpu *p, size_t len, bool write, double target)
+/* Tasks/s of batches of `len`-byte tasks, bytes checked; 0 on failure. */
+static double rate_row_quiet(struct dpu *p, size_t len, bool write)
 {
 	double rate = 0;
 	bool ok = batch_init(p, len, write, BATCH);
@@ -241,11 +249,19 @@ static void rate_row(struct dpu *p, size_t len, bool write, double target)
 	batch_fini(p);
 	if (!ok)
 		p->failed = true;
+	return ok ? rate : 0;
+}
+
+static double rate_row(struct dpu *p, size_t len, bool write, double target)
+{
+	double rate = rate_row_quiet(p, len, write);
+
 	if (target > 0)
 		printf("  %-6s %7zu B  %8.2f M tasks/s   target %5.1f  %s\n", write ? "write" : "read", len, rate / 1e6,
 		       target / 1e6, rate >= target ? "ok" : "BELOW TARGET");
 	else
 		printf("  %-6s %7zu B  %8.2f M tasks/s\n", write ? "write" : "read", len, rate / 1e6);
+	return rate;
 }
 
 /* The first prepared task, alone in flight, again and again for about p->seconds; seconds taken, *n runs. */
@@ -335,7 +351,12 @@ static void big_row(struct dpu *p, size_t len)
 	       dma, base, base > 0 ? dma / base : 0, base > 0 && dma / base >= 0.95 ? "ok" : "BELOW TARGET");
 }
 
-static int dpu_main(const struct host_region *r, bool inline_engine, double seconds)
+/* What the runs hand to the card model's run: the worker engine's own rates (shared memory). */
+struct machine_rates {
+	double rate[2][sizeof(task_sizes) / sizeof(task_sizes[0])]; /* [write][size index], tasks/s */
+};
+
+static int dpu_main(const struct host_region *r, bool inline_engine, double seconds, struct machine_rates *out)
 {
 	struct dpu p = {.seconds = seconds};
 	double target = inline_engine ? 10.5e6 : 10e6;
@@ -348,8 +369,12 @@ static int dpu_main(const struct host_region *r, bool inline_engine, double seco
 	printf("\n== engine %s: batches of %d tasks on one context, submitted whole then drained\n",
 	       inline_engine ? "inline" : "workers", BATCH);
 	for (size_t i = 0; i < sizeof(task_sizes) / sizeof(task_sizes[0]); i++) {
-		rate_row(&p, task_sizes[i], false, task_sizes[i] <= 256 ? target : 0);
-		rate_row(&p, task_sizes[i], true, task_sizes[i] <= 256 ? target : 0);
+		double rd = rate_row(&p, task_sizes[i], false, task_sizes[i] <= 256 ? target : 0);
+		double wr = rate_row(&p, task_sizes[i], true, task_sizes[i] <= 256 ? target : 0);
+		if (!inline_engine) {
+			out->rate[0][i] = rd;
+			out->rate[1][i] = wr;
+		}
 	}
 	latency_row(&p, inline_engine);
 	for (size_t i = 0; i < sizeof(big_sizes) / sizeof(big_sizes[0]); i++)
@@ -360,7 +385,95 @@ static int dpu_main(const struct host_region *r, bool inline_engine, double seco
 	return p.failed ? 1 : 0;
 }
 
-static int run_engine(const struct host_region *r, bool inline_engine, double seconds)
+/* ---- the same measurement under a card timing model ----------------------- */
+
+/* Wei et al., OSDI'23, DOCA DMA on a BlueField-2 initiated by its Arm cores: tasks/s by size. */
+static const double bf2_published[2][sizeof(task_sizes) / sizeof(task_sizes[0])] = {
+	{10.5e6, 10.5e6, 10.5e6, 6.82e6, 3.87e6, 1.50e6, 0.39e6},
+	{10.19e6, 10.19e6, 10.19e6, 9.02e6, 3.71e6, 0.94e6, 0.23e6},
+};
+
+/* One row: modelled rate next to the published one; judged where this machine alone is >= 1.1x the card. */
+static bool model_row(struct dpu *p, size_t i, bool write, const struct machine_rates *m)
+{
+	double pub = bf2_published[write][i], alone = m->rate[write][i];
+	double got = rate_row_quiet(p, task_sizes[i], write);
+	double dev = (got - pub) / pub;
+	bool judged = alone >= 1.1 * pub, ok = !judged || (dev <= 0.10 && dev >= -0.10);
+
+	printf("  %-6s %7zu B  %8.2f M/s modelled  %8.2f published  %+6.1f%%   alone %8.2f  %s\n",
+	       write ? "write" : "read", task_sizes[i], got / 1e6, pub / 1e6, dev * 100, alone / 1e6,
+	       !judged ? "not judged: this machine alone is slower than 1.1x the card" : ok ? "ok (+-10%)" : "OFF");
+	return ok;
+}
+
+/* Two contexts (two PEs) of one card, each a batch of 64 reads of 64 B, submitted together then drained. */
+static void two_contexts_row(struct dpu *a, struct dpu *b)
+{
+	uint64_t tasks = 0;
+	double t0 = now_s(), t = t0;
+
+	if (!batch_init(a, 64, false, BATCH) || !batch_init(b, 64, false, BATCH)) {
+		a->failed = true;
+		return;
+	}
+	do {
+		a->done = b->done = 0;
+		for (int i = 0; i < BATCH; i++) {
+			doca_buf_reset_data_len(a->dsts[i]);
+			doca_buf_reset_data_len(b->dsts[i]);
+			if (doca_task_submit(doca_dma_task_memcpy_as_task(a->tasks[i])) != DOCA_SUCCESS ||
+			    doca_task_submit(doca_dma_task_memcpy_as_task(b->tasks[i])) != DOCA_SUCCESS) {
+				a->failed = true;
+				break;
+			}
+		}
+		while (!a->failed && (a->done < BATCH || b->done < BATCH)) {
+			doca_pe_progress(a->pe);
+			doca_pe_progress(b->pe);
+		}
+		tasks += 2 * BATCH;
+		t = now_s();
+	} while (!a->failed && t - t0 < a->seconds);
+	batch_fini(a);
+	batch_fini(b);
+	double rate = tasks / (t - t0);
+	printf("  two contexts of one card, 64 B reads: %.2f M tasks/s together; the card: %.2f (one context's "
+	       "rate, shared)\n", rate / 1e6, bf2_published[0][1] / 1e6);
+}
+
+static int model_main(const struct host_region *r, const char *card, double seconds, const struct machine_rates *m)
+{
+	struct dpu p = {.seconds = seconds}, q = {.seconds = seconds};
+	uint64_t n = 0;
+
+	unsetenv("SOFTDOCA_DMA_WORKERS"); /* the model selects the asynchronous engine itself */
+	setenv("SOFTDOCA_CARD_TIMING", card, 1);
+	if (!dpu_setup(&p, r) || !dpu_setup(&q, r)) {
+		fprintf(stderr, "hostdpu_bench: DPU-side setup failed under the %s model\n", card);
+		return 1;
+	}
+	printf("\n== card timing model %s (SOFTDOCA_CARD_TIMING=%s): the published measurement again; "
+	       "'alone' is the worker engine without the model\n", card, card);
+	for (size_t i = 0; i < sizeof(task_sizes) / sizeof(task_sizes[0]); i++) {
+		model_row(&p, i, false, m);
+		model_row(&p, i, true, m);
+	}
+	two_contexts_row(&p, &q);
+	if (batch_init(&p, 64, false, 1)) {
+		double el = one_in_flight(&p, &n);
+		/* bf2: 1 us of latency plus one service time, 1/10.5M s less the latency's share of a batch of 64. */
+		double model_ns = 1000 + 1e9 / 10.5e6 - 1000.0 / 64;
+		printf("  one 64 B read in flight: %.0f ns per task; the model: %.0f ns\n",
+		       n > 0 ? el / (double)n * 1e9 : 0, model_ns);
+	}
+	batch_fini(&p);
+	fflush(stdout);
+	return p.failed ? 1 : 0;
+}
+
+static int run_child(const struct host_region *r, int engine, double seconds, const char *card,
+		     struct machine_rates *m)
 {
 	int status = 1;
 	pid_t pid;
@@ -369,7 +482,7 @@ static int run_engine(const struct host_region *r, bool inline_engine, double se
 	pid = fork();
 
 	if (pid == 0)
-		_exit(dpu_main(r, inline_engine, seconds));
+		_exit(engine < 2 ? dpu_main(r, engine == 0, seconds, m) : model_main(r, card, seconds, m));
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
 		return 1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
@@ -378,7 +491,9 @@ static int run_engine(const struct host_region *r, bool inline_engine, double se
 int main(int argc, char **argv)
 {
 	double seconds = 0.3;
+	const char *card = NULL;
 	int to_parent[2], to_child[2], rc = 0;
+	struct machine_rates *m;
 	struct host_region r;
 	pid_t host;
 
@@ -387,12 +502,19 @@ int main(int argc, char **argv)
 			seconds = 0.01;
 		else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
 			seconds = atof(argv[++i]);
+		else if (strcmp(argv[i], "--card") == 0 && i + 1 < argc)
+			card = argv[++i];
 		else {
-			fprintf(stderr, "usage: %s [-t seconds per row] [--quick]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-t seconds per row] [--quick] [--card bf2]\n", argv[0]);
 			return 2;
 		}
 	}
-	if (pipe(to_parent) != 0 || pipe(to_child) != 0)
+	if (card != NULL && strcmp(card, "bf2") != 0) {
+		fprintf(stderr, "hostdpu_bench: --card compares with published figures, which exist for bf2 only\n");
+		return 2;
+	}
+	m = mmap(NULL, sizeof(*m), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED || pipe(to_parent) != 0 || pipe(to_child) != 0)
 		return 1;
 	fflush(stdout);
 	host = fork();
@@ -409,8 +531,10 @@ int main(int argc, char **argv)
 	}
 	printf("hostdpu_bench: host pid %d exports %zu MiB of heap; %.2f s per row; one run, compare columns\n",
 	       (int)host, REGION >> 20, seconds);
-	rc |= run_engine(&r, true, seconds);
-	rc |= run_engine(&r, false, seconds);
+	rc |= run_child(&r, 0, seconds, card, m);
+	rc |= run_child(&r, 1, seconds, card, m);
+	if (card != NULL)
+		rc |= run_child(&r, 2, seconds, card, m);
 	close(to_child[1]);
 	waitpid(host, NULL, 0);
 	return rc;

@@ -99,6 +99,7 @@ struct sd_engine_queue {
 	uint64_t *ready_at;                    /* chaos: per ring position, when it may complete */
 	uint64_t chaos_state;                  /* chaos: the queue's random sequence */
 	uint64_t chaos_last;                   /* chaos: when the latest copied entry completes */
+	uint64_t card_last_end;                /* card model: when this machine finished the previous copy */
 
 	/* ---- written rarely, read by both ---- */
 	_Alignas(SD_CACHE_LINE) struct sd_wq_entry *ring;

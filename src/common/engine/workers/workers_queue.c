@@ -140,22 +140,29 @@ static enum sd_card_dir sd_wq_dir(const struct sd_engine_queue *q, const struct 
 }
 
 /*
- * When the entry at `pos`, copied from `t0` until now, may complete: after
- * the previous completion of the queue (order), after the modelled card
- * would have completed it, plus the chaos delay.  A copy this machine made
- * more slowly than the card would is never reported earlier than it ended.
+ * When the entry at `pos`, copied until now, may complete: after the
+ * previous completion of the queue (order), after the modelled card would
+ * have completed it, plus the chaos delay.  A task this machine delivered
+ * later than the card would is never reported earlier than it was copied;
+ * when this machine's own time for it (from its submission, or from the
+ * previous copy of the queue, whichever is later, to the end of its copy:
+ * the worker's wake-up and the copy) is longer than the card's service
+ * time, that is said once per direction and size.
  */
-static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_entry *e, uint64_t pos, uint64_t t0)
+static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_entry *e, uint64_t pos)
 {
 	uint64_t now = sd_workers_now_ns();
 	uint64_t after = now > q->chaos_last ? now : q->chaos_last;
 
 	if (q->card != NULL) {
 		enum sd_card_dir d = sd_wq_dir(q, e);
-		uint64_t due = sd_card_book(q->card, d, e->total, q->arrive_at[pos & q->mask]);
+		uint64_t arrive = q->arrive_at[pos & q->mask];
+		uint64_t due = sd_card_book(q->card, d, e->total, arrive);
+		uint64_t begin = arrive > q->card_last_end ? arrive : q->card_last_end;
 
-		if (now > due && (double)(now - t0) > sd_card_service_ns(&q->card->table, d, e->total))
-			sd_card_note_slower(q->card, d, e->total, now - t0);
+		q->card_last_end = now;
+		if (now > due && now > begin && (double)(now - begin) > sd_card_service_ns(&q->card->table, d, e->total))
+			sd_card_note_slower(q->card, d, e->total, now - begin);
 		after = due > after ? due : after;
 	}
 	if (q->chaos_max_ns != 0)
@@ -184,14 +191,13 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 		const struct sd_wq_entry *e = &q->ring[head & q->mask];
 		/* A context that stopped flushes what it has not reported: skip the copies not made yet. */
 		bool flushing = atomic_load_explicit(&q->flushing, memory_order_relaxed) != 0;
-		uint64_t t0 = q->card != NULL ? sd_workers_now_ns() : 0;
 		doca_error_t err = flushing ? DOCA_SUCCESS : sd_wq_run(q, e);
 
 		if (err != DOCA_SUCCESS)
 			atomic_store_explicit(&q->fail[e->slot], (int32_t)err, memory_order_relaxed);
 		bytes += e->total;
 		if (q->held) {
-			q->chaos_last = sd_wq_hold_until(q, e, head, t0);
+			q->chaos_last = sd_wq_hold_until(q, e, head);
 			q->ready_at[head & q->mask] = q->chaos_last;
 			head++;
 			continue;
