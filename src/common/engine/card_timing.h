@@ -72,6 +72,7 @@ int sd_card_table_write(const struct sd_card_table *t, void *out);
 struct sd_card {
 	struct sd_card_table table;
 	char key[24];                /* which card: the device's PCI address without the function */
+	unsigned index;              /* order of creation: its trace track is SD_CARD_TRACE_TRACK0 + index */
 	_Atomic uint64_t busy_until; /* when the engine finishes what it was given so far (ns) */
 	_Atomic uint64_t warned[SD_CARD_DIRS]; /* one bit per power-of-two size already warned about */
 };
@@ -89,9 +90,14 @@ bool sd_card_model_selected(void);
 /*
  * A task of `size` bytes in direction `d` reached the card at `arrive_ns`:
  * book its service behind the tasks already in the engine; returns when
- * the card completes it (ns, CLOCK_MONOTONIC).
+ * the card completes it (ns, CLOCK_MONOTONIC).  *service_start (optional)
+ * says when its service began.
  */
-uint64_t sd_card_book(struct sd_card *c, enum sd_card_dir d, uint64_t size, uint64_t arrive_ns);
+uint64_t sd_card_book(struct sd_card *c, enum sd_card_dir d, uint64_t size, uint64_t arrive_ns,
+		      uint64_t *service_start);
+
+/* Trace tracks of the modelled engines come after the worker threads' (see docs/tracing.md). */
+#define SD_CARD_TRACE_TRACK0 64u
 
 /*
  * This machine took `took_ns` to copy a task that the card serves in less:

@@ -114,6 +114,7 @@ static struct sd_card *sd_card_find_or_add(const char *key, const struct sd_card
 	if (sd_card_count == SD_CARD_MAX_CARDS || (c = calloc(1, sizeof(*c))) == NULL)
 		return NULL;
 	c->table = *t;
+	c->index = sd_card_count;
 	snprintf(c->key, sizeof(c->key), "%s", key);
 	sd_cards[sd_card_count++] = c;
 	priv_doca_sdk_log_at(DOCA_LOG_LEVEL_INFO, __FILE__, __LINE__, "softdoca card timing",
@@ -149,17 +150,20 @@ struct sd_card *sd_card_for(const char *pci_addr, const char *model)
 	return c;
 }
 
-uint64_t sd_card_book(struct sd_card *c, enum sd_card_dir d, uint64_t size, uint64_t arrive_ns)
+uint64_t sd_card_book(struct sd_card *c, enum sd_card_dir d, uint64_t size, uint64_t arrive_ns,
+		      uint64_t *service_start)
 {
 	uint64_t svc = (uint64_t)(sd_card_service_ns(&c->table, d, size) + 0.5);
 	uint64_t busy = atomic_load_explicit(&c->busy_until, memory_order_relaxed);
-	uint64_t end;
+	uint64_t start;
 
 	do {
-		end = (busy > arrive_ns ? busy : arrive_ns) + svc; /* queued behind what the engine holds */
-	} while (!atomic_compare_exchange_weak_explicit(&c->busy_until, &busy, end, memory_order_relaxed,
+		start = busy > arrive_ns ? busy : arrive_ns; /* queued behind what the engine holds */
+	} while (!atomic_compare_exchange_weak_explicit(&c->busy_until, &busy, start + svc, memory_order_relaxed,
 							memory_order_relaxed));
-	return end + c->table.latency_ns;
+	if (service_start != NULL)
+		*service_start = start;
+	return start + svc + c->table.latency_ns;
 }
 
 static unsigned sd_card_log2(uint64_t v)

@@ -149,16 +149,22 @@ static enum sd_card_dir sd_wq_dir(const struct sd_engine_queue *q, const struct 
  * the worker's wake-up and the copy) is longer than the card's service
  * time, that is said once per direction and size.
  */
-static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_entry *e, uint64_t pos)
+static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_entry *e, uint64_t pos, uint64_t t0)
 {
 	uint64_t now = sd_workers_now_ns();
 	uint64_t after = now > q->chaos_last ? now : q->chaos_last;
 
 	if (q->card != NULL) {
 		enum sd_card_dir d = sd_wq_dir(q, e);
-		uint64_t arrive = q->arrive_at[pos & q->mask];
-		uint64_t due = sd_card_book(q->card, d, e->total, arrive);
+		uint64_t arrive = q->arrive_at[pos & q->mask], service;
+		uint64_t due = sd_card_book(q->card, d, e->total, arrive, &service);
 		uint64_t begin = arrive > q->card_last_end ? arrive : q->card_last_end;
+
+		if (t0 != 0) { /* SOFTDOCA_TRACE: this task's actual copy, and its modelled service on the card's track */
+			priv_doca_trace_worker_span(q->worker->index, "copy (actual)", t0, now);
+			priv_doca_trace_worker_span(SD_CARD_TRACE_TRACK0 + q->card->index, "service (modelled)", service,
+						    due - q->card->table.latency_ns);
+		}
 
 		q->card_last_end = now;
 		if (now > due && now > begin && (double)(now - begin) > sd_card_service_ns(&q->card->table, d, e->total))
@@ -191,13 +197,14 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 		const struct sd_wq_entry *e = &q->ring[head & q->mask];
 		/* A context that stopped flushes what it has not reported: skip the copies not made yet. */
 		bool flushing = atomic_load_explicit(&q->flushing, memory_order_relaxed) != 0;
+		uint64_t t0 = q->card != NULL && trace_t0 != 0 ? priv_doca_trace_now_ns() : 0;
 		doca_error_t err = flushing ? DOCA_SUCCESS : sd_wq_run(q, e);
 
 		if (err != DOCA_SUCCESS)
 			atomic_store_explicit(&q->fail[e->slot], (int32_t)err, memory_order_relaxed);
 		bytes += e->total;
 		if (q->held) {
-			q->chaos_last = sd_wq_hold_until(q, e, head);
+			q->chaos_last = sd_wq_hold_until(q, e, head, t0);
 			q->ready_at[head & q->mask] = q->chaos_last;
 			head++;
 			continue;
@@ -209,7 +216,7 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 		}
 	}
 	q->head = head;
-	if (trace_t0 != 0)
+	if (trace_t0 != 0 && q->card == NULL) /* under a card model each copy has its own span */
 		priv_doca_trace_worker_span(q->worker->index, "copies", trace_t0, priv_doca_trace_now_ns());
 	if (q->held) {
 		sd_wq_publish_due(q, sd_workers_now_ns());
