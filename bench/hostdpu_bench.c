@@ -351,6 +351,34 @@ static void big_row(struct dpu *p, size_t len)
 	       dma, base, base > 0 ? dma / base : 0, base > 0 && dma / base >= 0.95 ? "ok" : "BELOW TARGET");
 }
 
+/*
+ * The same batches of 64 B tasks between two local buffers of this process:
+ * what the engine does without an import, for reference (same run, same load).
+ */
+static void local_reference_row(struct dpu *p)
+{
+	uint8_t *other = aligned_alloc(4096, REGION);
+	struct doca_mmap *remote = p->remote, *m = NULL;
+	uint64_t raddr = p->raddr;
+	double rate = 0;
+
+	if (other != NULL) {
+		for (size_t i = 0; i < REGION; i++)
+			other[i] = pattern(i);
+		m = bench_local_mmap(p->dev, other, REGION, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	}
+	if (m != NULL) {
+		p->remote = m; /* the "host" side is local memory for this row */
+		p->raddr = (uint64_t)(uintptr_t)other;
+		rate = rate_row_quiet(p, 64, false);
+		p->remote = remote;
+		p->raddr = raddr;
+		doca_mmap_destroy(m);
+	}
+	free(other);
+	printf("  local  %7d B  %8.2f M tasks/s   (both buffers in this process: the reference)\n", 64, rate / 1e6);
+}
+
 /* What the runs hand to the card model's run: the worker engine's own rates (shared memory). */
 struct machine_rates {
 	double rate[2][sizeof(task_sizes) / sizeof(task_sizes[0])]; /* [write][size index], tasks/s */
@@ -368,6 +396,7 @@ static int dpu_main(const struct host_region *r, bool inline_engine, double seco
 	}
 	printf("\n== engine %s: batches of %d tasks on one context, submitted whole then drained\n",
 	       inline_engine ? "inline" : "workers", BATCH);
+	local_reference_row(&p);
 	for (size_t i = 0; i < sizeof(task_sizes) / sizeof(task_sizes[0]); i++) {
 		double rd = rate_row(&p, task_sizes[i], false, task_sizes[i] <= 256 ? target : 0);
 		double wr = rate_row(&p, task_sizes[i], true, task_sizes[i] <= 256 ? target : 0);

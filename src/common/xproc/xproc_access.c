@@ -26,7 +26,7 @@
  * be recycled, and a process that execs keeps its pid: for those the
  * importer asks who holds the exporter's liveness lock (one fcntl).  That
  * question costs as much as a small copy, so it is asked at most once per
- * millisecond per import, and always first after a pause: a pid is only
+ * tick of the coarse clock (1 to 4 ms) per import, and always first after a pause: a pid is only
  * reused after the kernel's pid counter wraps, which takes far longer than
  * that.  The procmem path needs no such question (its descriptor is tied
  * to the exporter's address space, not to its pid).
@@ -93,7 +93,12 @@ static bool sd_xp_lock_held_throttled(struct sd_xp_import *imp)
 	struct timespec ts;
 	uint64_t now;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	/*
+	 * The coarse clock (one tick, 1 to 4 ms): a precise read costs as much
+	 * as a small copy on some virtual machines, and the throttle needs
+	 * only to notice that time passed.
+	 */
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	if (now < atomic_load_explicit(&imp->next_lock_check_ns, memory_order_relaxed))
 		return true;
