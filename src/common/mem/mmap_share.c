@@ -374,7 +374,7 @@ static struct sd_share_entry *sd_share_find(uintptr_t lo, uintptr_t hi)
 }
 
 /* Make the range shareable (or note why not): under the lock. */
-static const char *sd_share_locked(struct doca_mmap *mmap, uintptr_t lo, uintptr_t hi)
+static const char *sd_share_locked(uintptr_t lo, uintptr_t hi)
 {
 	struct sd_share_entry *e = sd_share_find(lo, hi);
 	const char *why;
@@ -394,7 +394,6 @@ static const char *sd_share_locked(struct doca_mmap *mmap, uintptr_t lo, uintptr
 		return why;
 	e->next = sd_share_list;
 	sd_share_list = e;
-	(void)mmap;
 	return NULL;
 }
 
@@ -410,7 +409,7 @@ void sd_mmap_share(struct doca_mmap *mmap)
 		return;
 	pthread_once(&sd_share_atfork_once, sd_share_atfork_register);
 	pthread_mutex_lock(&sd_share_lock);
-	why = sd_share_locked(mmap, lo, hi);
+	why = sd_share_locked(lo, hi);
 	pthread_mutex_unlock(&sd_share_lock);
 	mmap->reg_shared = why == NULL;
 	if (why != NULL)
