@@ -83,6 +83,7 @@ struct sd_engine_queue {
 
 	/* ---- written by the worker, read by the program's thread ---- */
 	_Alignas(SD_CACHE_LINE) _Atomic uint64_t done; /* entries finished (copied or skipped) */
+	_Atomic uint64_t held_copied; /* held queues: entries copied, each with its ready_at set */
 
 	/* ---- the program's thread only ---- */
 	_Alignas(SD_CACHE_LINE) uint64_t next; /* next entry to write (tail once published) */

@@ -216,6 +216,8 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 		}
 	}
 	q->head = head;
+	if (q->held)
+		atomic_store_explicit(&q->held_copied, head, memory_order_release); /* after ready_at: see sd_wq_due */
 	if (trace_t0 != 0 && q->card == NULL) /* under a card model each copy has its own span */
 		priv_doca_trace_worker_span(q->worker->index, "copies", trace_t0, priv_doca_trace_now_ns());
 	if (q->held) {
@@ -333,6 +335,19 @@ static inline bool sd_wq_passed(struct sd_engine_queue *q, uint64_t pos)
 }
 
 /*
+ * A held queue (chaos, card model): has the copy at `pos` been made and its
+ * time come?  The program's thread may judge that itself: waiting for the
+ * worker to come back and publish it would add the worker's scheduling
+ * delay to every held completion.  ready_at only grows along the queue, so
+ * the entries before `pos` are due too.
+ */
+static inline bool sd_wq_due(struct sd_engine_queue *q, uint64_t pos)
+{
+	return q->held && pos < atomic_load_explicit(&q->held_copied, memory_order_acquire) &&
+	       q->ready_at[pos & q->mask] <= sd_workers_now_ns();
+}
+
+/*
  * Looks at an unfinished copy before the program's thread gives its CPU
  * away once: where the worker shares that CPU (a one-CPU container, a busy
  * machine) a program spinning in doca_pe_progress would otherwise keep the
@@ -344,7 +359,7 @@ static inline bool sd_wq_passed(struct sd_engine_queue *q, uint64_t pos)
 
 static bool sd_wq_poll(struct sd_engine_queue *q, uint32_t slot, doca_error_t *status)
 {
-	if (!sd_wq_passed(q, q->slot_pos[slot])) {
+	if (!sd_wq_passed(q, q->slot_pos[slot]) && !sd_wq_due(q, q->slot_pos[slot])) {
 		if (sd_workers_stopped()) {
 			(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
 			return false;
