@@ -30,6 +30,7 @@
 #include "../engine_priv.h"
 #include "sd_debug.h"
 #include "sd_dev.h"
+#include "sd_mem.h"
 #include "workers_priv.h"
 
 /* A worker publishes at least this often while it drains a long batch. */
@@ -41,6 +42,10 @@
 
 /* An entry whose outcome the program's thread already knows (arena full). */
 #define SD_WQ_DONE 2u
+/* A one-piece job the worker already copied in a batch with its neighbours (sd_wq_batch_remote). */
+#define SD_WQ_BATCHED 3u
+/* Pieces handed to one batched remote call at most. */
+#define SD_WQ_MANY 64u
 
 /* ---- arming: a tiny lock, taken only when a PE is armed ---- */
 
@@ -94,7 +99,7 @@ static doca_error_t sd_wq_run(const struct sd_engine_queue *q, const struct sd_w
 		job.total = e->total;
 		return sd_cpu_engine.copy(&job);
 	default:
-		return DOCA_SUCCESS; /* SD_WQ_DONE: the outcome is already in the slot */
+		return DOCA_SUCCESS; /* SD_WQ_DONE, SD_WQ_BATCHED: the outcome is already in the slot */
 	}
 }
 
@@ -127,7 +132,7 @@ static enum sd_card_dir sd_wq_dir(const struct sd_engine_queue *q, const struct 
 {
 	const struct sd_seg *seg;
 
-	if (e->kind != SD_WQ_JOB)
+	if (e->kind != SD_WQ_JOB && e->kind != SD_WQ_BATCHED)
 		return SD_CARD_LOCAL;
 	seg = &q->arena[e->u.job.first];
 	for (uint32_t i = 0; i < e->u.job.nsrc; i++)
@@ -176,6 +181,59 @@ static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_e
 	return after;
 }
 
+/*
+ * Can entry `e` join a batched remote copy?  One local piece and one piece
+ * of an import whose hooks batch; fills `piece`, the import and the way.
+ */
+static bool sd_wq_batchable(const struct sd_engine_queue *q, const struct sd_wq_entry *e, struct sd_remote_piece *piece,
+			    struct doca_mmap **imp, bool *write)
+{
+	const struct sd_seg *s, *d;
+
+	if (e->kind != SD_WQ_JOB || e->u.job.nsrc != 1 || e->u.job.ndst != 1)
+		return false;
+	s = &q->arena[e->u.job.first];
+	d = s + 1;
+	if ((s->mmap == NULL) == (d->mmap == NULL) || e->total > s->len || e->total > d->len)
+		return false;
+	*write = d->mmap != NULL;
+	*imp = *write ? d->mmap : s->mmap;
+	if ((*imp)->remote == NULL || (*imp)->remote->copy_many == NULL)
+		return false;
+	*piece = (struct sd_remote_piece){.local = *write ? s->addr : d->addr,
+					  .raddr = (uint64_t)(uintptr_t)(*write ? d->addr : s->addr),
+					  .len = (size_t)e->total};
+	return true;
+}
+
+/*
+ * The fallback paths cost a system call per copy: before copying the entry
+ * at `head`, hand it and the batchable entries right after it (same import,
+ * same way) to the import in one call.  The entries it copied whole become
+ * SD_WQ_BATCHED, a prefix of the run, so copies still happen in order.
+ */
+static void sd_wq_batch_remote(struct sd_engine_queue *q, uint64_t head, uint64_t tail)
+{
+	struct sd_remote_piece pieces[SD_WQ_MANY];
+	struct doca_mmap *imp = NULL, *other;
+	bool write = false, w;
+	uint32_t n = 0, done;
+
+	for (uint64_t pos = head; pos != tail && n < SD_WQ_MANY; pos++) {
+		if (!sd_wq_batchable(q, &q->ring[pos & q->mask], &pieces[n], &other, &w) ||
+		    (n > 0 && (other != imp || w != write)))
+			break;
+		imp = other;
+		write = w;
+		n++;
+	}
+	if (n < 2)
+		return;
+	done = imp->remote->copy_many(imp, pieces, n, write);
+	for (uint32_t i = 0; i < done; i++)
+		q->ring[(head + i) & q->mask].kind = SD_WQ_BATCHED;
+}
+
 uint64_t sd_wq_serve(struct sd_engine_queue *q)
 {
 	uint64_t head = q->head;
@@ -198,7 +256,11 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 		/* A context that stopped flushes what it has not reported: skip the copies not made yet. */
 		bool flushing = atomic_load_explicit(&q->flushing, memory_order_relaxed) != 0;
 		uint64_t t0 = q->card != NULL && trace_t0 != 0 ? priv_doca_trace_now_ns() : 0;
-		doca_error_t err = flushing ? DOCA_SUCCESS : sd_wq_run(q, e);
+		doca_error_t err;
+
+		if (!flushing && e->kind == SD_WQ_JOB)
+			sd_wq_batch_remote(q, head, tail);
+		err = flushing ? DOCA_SUCCESS : sd_wq_run(q, e);
 
 		if (err != DOCA_SUCCESS)
 			atomic_store_explicit(&q->fail[e->slot], (int32_t)err, memory_order_relaxed);
