@@ -4,7 +4,8 @@
 #   fuzz/run_fuzz.sh [SECONDS] [BUILD_DIR] [TARGET...]
 #
 # TARGET: fuzz_import (the export-descriptor import), fuzz_api (programs of
-# public calls), fuzz_sync_event (the sync event importers); default all three.  Configures BUILD_DIR (default build-fuzz)
+# public calls), fuzz_sync_event (the sync event importers), fuzz_card_timing (card
+# timing tables); default all of them.  Configures BUILD_DIR (default build-fuzz)
 # with clang when needed, builds the targets and runs each for SECONDS
 # (default 30) on a scratch corpus: fuzz_import's is seeded with a few
 # descriptors, fuzz_api's with the committed corpus fuzz/corpus/api (read,
@@ -20,7 +21,7 @@ secs=${1:-30}
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-"$here/build-fuzz"}
 [ $# -ge 2 ] && shift 2 || shift $#
-targets=${*:-fuzz_import fuzz_api fuzz_sync_event}
+targets=${*:-fuzz_import fuzz_api fuzz_sync_event fuzz_card_timing}
 
 if ! command -v clang >/dev/null 2>&1; then
 	echo "SKIP: clang is not installed"
@@ -66,6 +67,7 @@ for t in $targets; do
 	fuzz_import) seed_import "$corpus" ;;
 	fuzz_api) extra="$here/fuzz/corpus/api" ;;
 	fuzz_sync_event) seed_sync_event "$corpus" ;;
+	fuzz_card_timing) extra="$here/fuzz/corpus/card_timing" ;;
 	esac
 	log="$scratch/$t.log"
 	# New inputs go to the first directory only: the committed corpus stays as it is.

@@ -106,6 +106,7 @@ struct sd_device {
 	int engine_unit;                /* the engine's unit for this device (cuda: GPU ordinal) */
 	uint8_t mmap_register;          /* enum sd_mmap_register_mode, topology key mmap_register */
 	int dma_workers;                /* cpu engine: worker threads (topology dma_workers), -1: unset */
+	char card_timing[128];          /* topology card_timing: model name or table path; "" when unset */
 	uint32_t num_reps;
 	struct sd_rep *reps;
 };

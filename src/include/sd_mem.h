@@ -33,6 +33,13 @@ enum sd_mmap_state {
  * exporter's memory through these hooks (cross-process issue); they return
  * DOCA_ERROR_IO_FAILED when the export is gone.
  */
+/* One piece of a batched remote copy: `len` bytes between local `local` and exporter address `raddr`. */
+struct sd_remote_piece {
+	uint8_t *local;
+	uint64_t raddr;
+	size_t len;
+};
+
 struct sd_mem_remote_ops {
 	/* Copy `len` bytes at exporter address `raddr` into local `dst`. */
 	doca_error_t (*read)(struct doca_mmap *mmap, void *dst, uint64_t raddr, size_t len);
@@ -40,6 +47,15 @@ struct sd_mem_remote_ops {
 	doca_error_t (*write)(struct doca_mmap *mmap, uint64_t raddr, const void *src, size_t len);
 	/* Direct mapping of the exported range when it is shared memory, else NULL. */
 	void *(*direct)(struct doca_mmap *mmap, uint64_t raddr, size_t len);
+	/*
+	 * Optional: copy `n` pieces in one go (all reads, or all writes when
+	 * `write`), in order, where one system call per piece is the cost (the
+	 * process_vm_readv path).  Returns how many pieces, from the first,
+	 * were copied whole and are certain; the caller copies the others one
+	 * by one with read/write (which also report their errors).  0 when the
+	 * import's path gains nothing from it.
+	 */
+	uint32_t (*copy_many)(struct doca_mmap *mmap, const struct sd_remote_piece *p, uint32_t n, bool write);
 };
 
 #define SD_MMAP_MAX_DEVS_LIMIT 64u
@@ -93,6 +109,7 @@ struct doca_mmap {
 	uint8_t reg_mode;            /* enum sd_mmap_register_mode of this start period */
 	bool reg_resident;           /* start made every page of the range resident */
 	bool reg_pinned;             /* ... and pinned it (an entry of the pin register) */
+	bool reg_shared;             /* ... and moved it onto a memfd importers map (mmap_share.c) */
 };
 
 /* Kind of export descriptor an imported mmap was made from. */

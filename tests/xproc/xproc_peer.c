@@ -180,6 +180,10 @@ static bool peer_command(struct exporter *e, char *line)
 			printf("ok\n");
 		else
 			printf("err %s\n", strerror(err));
+	} else if (sscanf(line, "punch %llu", &off) == 1) {
+		/* A page of the exported range made unreachable (a careless exporter's mprotect). */
+		bool ok = off % 4096 == 0 && off + 4096 <= e->o->size && mprotect(e->mem + off, 4096, PROT_NONE) == 0;
+		printf(ok ? "ok\n" : "err\n");
 	} else if (sscanf(line, "fill %u", &seed) == 1) {
 		xt_fill(e->mem, e->o->size, seed, 0);
 		printf("ok\n");

@@ -78,6 +78,7 @@ struct bench_options {
 	const char *csv_path;
 	const char *csv_option; /* the flag that named csv_path, for messages (NULL: --csv) */
 	const char *plot_path;
+	const char *timing_path; /* --export-timing: a card timing table from the run's DMA rows */
 	bool csv_append; /* add rows to an existing CSV file instead of replacing it */
 	int cores[BENCH_MAX_THREADS]; /* --core-list: worker i runs on cores[i % n_cores] */
 	unsigned int n_cores;	      /* 0: one allowed CPU per worker, in order */
@@ -344,6 +345,8 @@ FILE *bench_csv_open(const char *path, bool append, const char *header);
 int bench_csv_close(FILE *f, const char *path);
 /* 0, or BENCH_EXIT_FAILED when the file cannot be written. */
 int bench_write_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n);
+/* --export-timing FILE (bench_timing.c): the run's DMA throughput rows as a card timing table. */
+int bench_write_timing(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n);
 int bench_write_plot(const char *png, const struct bench *b, const struct bench_result *r, unsigned int n);
 
 /* doca_bench (bench_doca_report.c): DOCA Bench's "Aggregate stats" block, and its CSV layout. */

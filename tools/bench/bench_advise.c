@@ -137,7 +137,14 @@ int bench_advise(struct bench *b, struct bench_comch *comch, const char *comch_w
 	       bench_mem_name(o->mem), o->threads, o->threads == 1 ? "" : "s");
 	printf("Rule: 1. dma when it reaches >= %.2fx of the fastest candidate; 2. otherwise the fastest.\n",
 	       ADVISE_DMA_MARGIN);
-	print_what_was_measured(b);
+	/* Under a card timing model (docs/card-timing.md) the dma candidate runs at the modelled card's pace. */
+	if (getenv("SOFTDOCA_CARD_TIMING") != NULL && *getenv("SOFTDOCA_CARD_TIMING") != '\0')
+		printf("Card: the %s timing model; dma on %s is measured at that card's pace (never faster than this\n"
+		       "  machine delivers it), the CPU copy and comch are this machine's: the advice is for a program\n"
+		       "  on that card with CPUs like these.\n",
+		       getenv("SOFTDOCA_CARD_TIMING"), b->dev_pci);
+	else
+		print_what_was_measured(b);
 	for (unsigned int i = 0; i < o->n_advise; i++) {
 		char size[32];
 

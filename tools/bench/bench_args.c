@@ -59,6 +59,8 @@ static void usage(FILE *out)
 		"Output:\n"
 		"      --csv FILE           also write the results as CSV (one header line)\n"
 		"      --plot FILE.png      plot the results with gnuplot (skipped when it is absent)\n"
+		"      --export-timing FILE write the DMA throughput rows as a card timing table\n"
+		"                           (SOFTDOCA_CARD_TIMING=FILE; docs/card-timing.md)\n"
 		"      --progress           progress bar on stderr even when it is not a terminal\n"
 		"                           (by default: on a terminal, for runs over two seconds)\n"
 		"  -V, --version            softdoca version and DOCA API level\n"
@@ -66,7 +68,7 @@ static void usage(FILE *out)
 		"\n"
 		"Exit status: 0 done (whatever the numbers), 1 usage error (nothing measured),\n"
 		"2 a DOCA call, copy or verification failed, 3 the requested memory mode is not\n"
-		"available here, 4 an output file (--csv, --plot) cannot be written.\n"
+		"available here, 4 an output file (--csv, --plot, --export-timing) cannot be written.\n"
 		"More: man softdoca-bench (CSV columns, methods, the advice rule); doca_bench takes\n"
 		"DOCA Bench's flags; %s holds the documentation.\n",
 		BENCH_MAX_DEPTH, DEFAULT_DEPTH, DEFAULT_DURATION_S, SD_DOC_DIR);
@@ -270,6 +272,7 @@ enum long_only {
 	OPT_CORE_LIST,
 	OPT_APP_WORK,
 	OPT_WAIT,
+	OPT_EXPORT_TIMING,
 };
 
 static const struct option longopts[] = {
@@ -293,6 +296,7 @@ static const struct option longopts[] = {
 	{"core-list", required_argument, NULL, OPT_CORE_LIST},
 	{"app-work", required_argument, NULL, OPT_APP_WORK},
 	{"wait", required_argument, NULL, OPT_WAIT},
+	{"export-timing", required_argument, NULL, OPT_EXPORT_TIMING},
 	{"version", no_argument, NULL, 'V'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -361,6 +365,9 @@ static int apply(int c, const char *arg, struct bench_options *o)
 	case OPT_CSV:
 		o->csv_path = arg;
 		return arg[0] != '\0' ? BENCH_EXIT_OK : usage_error("--csv needs a file name, not", arg);
+	case OPT_EXPORT_TIMING:
+		o->timing_path = arg;
+		return arg[0] != '\0' ? BENCH_EXIT_OK : usage_error("--export-timing needs a file name, not", arg);
 	case OPT_PLOT:
 		o->plot_path = arg;
 		return safe_path(arg) ? BENCH_EXIT_OK : usage_error("--plot needs a file name without quotes, not", arg);

@@ -178,6 +178,8 @@ int bench_check_before_measuring(const struct bench_options *o, size_t largest, 
 	if (rc == BENCH_EXIT_OK)
 		rc = check_output("--plot", o->plot_path);
 	if (rc == BENCH_EXIT_OK)
+		rc = check_output("--export-timing", o->timing_path);
+	if (rc == BENCH_EXIT_OK)
 		rc = check_cores(o);
 	if (rc == BENCH_EXIT_OK)
 		rc = check_job_size(o, largest);

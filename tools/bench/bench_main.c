@@ -127,6 +127,8 @@ static int report(struct bench *b, const struct bench_result *results, unsigned 
 		rc = BENCH_EXIT_OUTPUT;
 	if (b->opts.plot_path != NULL && bench_write_plot(b->opts.plot_path, b, results, n) != BENCH_EXIT_OK)
 		rc = BENCH_EXIT_OUTPUT;
+	if (b->opts.timing_path != NULL && bench_write_timing(b->opts.timing_path, b, results, n) != BENCH_EXIT_OK)
+		rc = BENCH_EXIT_OUTPUT;
 	return rc;
 }
 

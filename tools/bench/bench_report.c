@@ -106,8 +106,14 @@ void bench_print_header(const struct bench *b)
 	if (atoi(env_or("SOFTDOCA_DMA_WORKERS", "0")) > 0)
 		printf("DMA workers %s (copies run on library threads, CPUs %s)", getenv("SOFTDOCA_DMA_WORKERS"),
 		       env_or("SOFTDOCA_DMA_WORKER_CPUS", "not pinned"));
+	else if (getenv("SOFTDOCA_CARD_TIMING") != NULL && *getenv("SOFTDOCA_CARD_TIMING") != '\0')
+		printf("DMA workers 1 (selected by the card timing model)");
 	else
 		printf("DMA workers 0 (copies run inside doca_pe_progress)");
+	/* docs/card-timing.md: DMA rows then show the modelled card's pace, every other row this machine's. */
+	if (getenv("SOFTDOCA_CARD_TIMING") != NULL && *getenv("SOFTDOCA_CARD_TIMING") != '\0')
+		printf(", card timing model %s (DMA at the modelled card's pace; memcpy and CPU rows are this "
+		       "machine's)", getenv("SOFTDOCA_CARD_TIMING"));
 	if (o->app_work_s > 0)
 		printf(", program work %.3g us per job", o->app_work_s * 1e6);
 	if (bench_uses_companion(o))

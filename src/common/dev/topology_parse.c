@@ -256,6 +256,12 @@ static bool sd_dkey_mmap_register(struct sd_parser *p, struct sd_pdev *d, const 
 	return true;
 }
 
+/* The card timing model of this device's card: a built-in name or a table file (docs/card-timing.md). */
+static bool sd_dkey_card_timing(struct sd_parser *p, struct sd_pdev *d, const char *v)
+{
+	return sd_value_name(p, "card_timing", v, sizeof(d->dev.card_timing) - 1, d->dev.card_timing);
+}
+
 static bool sd_dkey_func(struct sd_parser *p, struct sd_pdev *d, const char *v)
 {
 	d->func_line = p->line;
@@ -292,6 +298,7 @@ static const struct sd_dev_key sd_dev_keys[] = {
 	[SD_DKEY_MMAP_REGISTER] = { "mmap_register", sd_dkey_mmap_register },
 	[SD_DKEY_FUNC] = { "func_type", sd_dkey_func },
 	[SD_DKEY_SF_INDEX] = { "sf_index", sd_dkey_sf_index },
+	[SD_DKEY_CARD_TIMING] = { "card_timing", sd_dkey_card_timing },
 };
 
 #define SD_NUM_DEV_KEYS (sizeof(sd_dev_keys) / sizeof(sd_dev_keys[0]))

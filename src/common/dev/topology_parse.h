@@ -64,7 +64,7 @@ struct sd_parser {
 /* Bits of struct sd_pdev.seen: the keys a [device] section gave. */
 enum { SD_DKEY_SIDE, SD_DKEY_PROFILE, SD_DKEY_IBDEV, SD_DKEY_IFACE, SD_DKEY_MAC, SD_DKEY_IPV4,
        SD_DKEY_IPV6, SD_DKEY_VHCA, SD_DKEY_ENGINE, SD_DKEY_MMAP_REGISTER, SD_DKEY_FUNC,
-       SD_DKEY_SF_INDEX, SD_DKEY_DMA_WORKERS };
+       SD_DKEY_SF_INDEX, SD_DKEY_DMA_WORKERS, SD_DKEY_CARD_TIMING };
 
 /* Bits of struct sd_prep.seen: the keys a [rep] section gave. */
 enum { SD_RKEY_KIND, SD_RKEY_FUNC, SD_RKEY_HOTPLUG, SD_RKEY_IFACE, SD_RKEY_VUID, SD_RKEY_VHCA };

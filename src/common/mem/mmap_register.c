@@ -150,9 +150,12 @@ doca_error_t sd_mmap_register(struct doca_mmap *mmap)
 		return DOCA_SUCCESS;
 	}
 	t0 = sd_now_ms();
+	sd_mmap_share(mmap); /* first: the pages populated and pinned are then the shared ones */
 	err = sd_register_populate(mmap, "doca_mmap_start", &method);
-	if (err != DOCA_SUCCESS)
+	if (err != DOCA_SUCCESS) {
+		sd_mmap_unshare(mmap);
 		return err;
+	}
 	t1 = sd_now_ms();
 	if (mode == SD_MMAP_REGISTER_PIN)
 		mmap->reg_pinned = sd_mem_pin(mmap, mmap->addr, mmap->len, why, sizeof(why));
@@ -162,8 +165,9 @@ doca_error_t sd_mmap_register(struct doca_mmap *mmap)
 	mmap->reg_mode = (uint8_t)mode;
 	mmap->reg_resident = true;
 	SD_MEM_DEBUG_AS("doca_mmap_start",
-			"mmap %p (registration %s): %zu bytes at %p made resident in %.3f ms (%s); %s%s in %.3f ms",
-			(void *)mmap, sd_register_mode_name(mode), mmap->len, (void *)mmap->addr, t1 - t0, method,
+			"mmap %p (registration %s): %zu bytes at %p %smade resident in %.3f ms (%s); %s%s in %.3f ms",
+			(void *)mmap, sd_register_mode_name(mode), mmap->len, (void *)mmap->addr,
+			mmap->reg_shared ? "moved onto a shared memfd and " : "", t1 - t0, method,
 			mmap->reg_pinned ? "pinned" : "not pinned: ", mmap->reg_pinned ? "" : why, t2 - t1);
 	return DOCA_SUCCESS;
 }
@@ -172,6 +176,7 @@ void sd_mmap_unregister(struct doca_mmap *mmap)
 {
 	if (mmap->reg_pinned)
 		sd_mem_unpin(mmap);
+	sd_mmap_unshare(mmap);
 	mmap->reg_pinned = false;
 	mmap->reg_resident = false;
 	mmap->reg_mode = SD_MMAP_REGISTER_OFF;

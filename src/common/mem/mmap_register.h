@@ -7,6 +7,7 @@
  *                    any signal, or say exactly why a page cannot be;
  *   mmap_pin.c       the process-wide register of pinned ranges (mlock is
  *                    not counted per caller, so overlapping mmaps share it);
+ *   mmap_share.c     exported ranges moved onto a memfd importers can map;
  *   mmap_register.c  the policy: which mmaps, which mode, logging, timing.
  * See docs/mmap-registration.md for the decisions.
  */
@@ -68,6 +69,19 @@ bool sd_mem_pin(const void *key, const void *addr, size_t len, char *why, size_t
  * (by the program itself) are never unlocked.  No-op for a key not pinned.
  */
 void sd_mem_unpin(const void *key);
+
+/* ---- mmap_share.c ---------------------------------------------------- */
+
+/*
+ * doca_mmap_start of an mmap with a PCI right: move the range's private
+ * anonymous pages onto a memfd at the same addresses and with the same
+ * bytes, so that an importer maps them and copies without a system call.
+ * Sets mmap->reg_shared; a range that cannot move stays as it is (DEBUG).
+ */
+void sd_mmap_share(struct doca_mmap *mmap);
+
+/* End of a start period: move the pages back to private memory (last user of the pages). */
+void sd_mmap_unshare(struct doca_mmap *mmap);
 
 /* ---- mmap_register.c ------------------------------------------------- */
 

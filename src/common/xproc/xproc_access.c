@@ -26,7 +26,7 @@
  * be recycled, and a process that execs keeps its pid: for those the
  * importer asks who holds the exporter's liveness lock (one fcntl).  That
  * question costs as much as a small copy, so it is asked at most once per
- * millisecond per import, and always first after a pause: a pid is only
+ * tick of the coarse clock (1 to 4 ms) per import, and always first after a pause: a pid is only
  * reused after the kernel's pid counter wraps, which takes far longer than
  * that.  The procmem path needs no such question (its descriptor is tied
  * to the exporter's address space, not to its pid).
@@ -93,7 +93,12 @@ static bool sd_xp_lock_held_throttled(struct sd_xp_import *imp)
 	struct timespec ts;
 	uint64_t now;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	/*
+	 * The coarse clock (one tick, 1 to 4 ms): a precise read costs as much
+	 * as a small copy on some virtual machines, and the throttle needs
+	 * only to notice that time passed.
+	 */
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	if (now < atomic_load_explicit(&imp->next_lock_check_ns, memory_order_relaxed))
 		return true;
@@ -247,6 +252,38 @@ doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const 
 	if (err == 0 && !sd_xp_record_live(imp))
 		err = ESRCH;
 	return sd_xp_copy_result(imp, err);
+}
+
+/*
+ * Batched fallback: the vm path looks every remote page up again on every
+ * call, so a worker pass hands the kernel all its pieces for one import in
+ * one call.  Only a prefix the kernel copied whole, with the export still
+ * live and (for reads) still the same process afterwards, counts; anything
+ * else is left to the one-by-one path, which reports errors exactly.
+ */
+uint32_t sd_xp_access_many(struct sd_xp_import *imp, const struct sd_remote_piece *p, uint32_t n, bool write)
+{
+	struct iovec l[SD_XP_MANY_MAX], r[SD_XP_MANY_MAX];
+	ssize_t got;
+	uint32_t done = 0;
+
+	if (imp->path != SD_XP_PATH_VM || n < 2 || n > SD_XP_MANY_MAX || (write && !imp->writable) ||
+	    !sd_xp_usable(imp))
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!sd_xp_in_range(imp, p[i].raddr, p[i].len) || p[i].len > SD_XP_CHUNK)
+			return 0;
+		l[i] = (struct iovec){.iov_base = p[i].local, .iov_len = p[i].len};
+		r[i] = (struct iovec){.iov_base = (void *)(uintptr_t)p[i].raddr, .iov_len = p[i].len};
+	}
+	if (write && !sd_xp_lock_held_throttled(imp)) /* writes cannot be taken back: check first */
+		return 0;
+	got = write ? process_vm_writev((pid_t)imp->pid, l, n, r, n, 0) : process_vm_readv((pid_t)imp->pid, l, n, r, n, 0);
+	if (got <= 0 || (!write && !sd_xp_lock_held_throttled(imp)) || !sd_xp_record_live(imp))
+		return 0;
+	for (size_t left = (size_t)got; done < n && p[done].len <= left; done++)
+		left -= p[done].len;
+	return done;
 }
 
 /*

@@ -38,6 +38,11 @@ static doca_error_t sd_xp_remote_write(struct doca_mmap *mmap, uint64_t raddr, c
 	return sd_xp_access_write(mmap->remote_priv, raddr, src, len);
 }
 
+static uint32_t sd_xp_remote_copy_many(struct doca_mmap *mmap, const struct sd_remote_piece *p, uint32_t n, bool write)
+{
+	return sd_xp_access_many(mmap->remote_priv, p, n, write);
+}
+
 /*
  * No `direct` hook: a pointer handed to the engine would let it copy
  * without the liveness check that must follow every read, so the shared
@@ -47,6 +52,7 @@ static const struct sd_mem_remote_ops sd_xp_remote_ops = {
 	.read = sd_xp_remote_read,
 	.write = sd_xp_remote_write,
 	.direct = NULL,
+	.copy_many = sd_xp_remote_copy_many,
 };
 
 static doca_error_t sd_xp_decode(const char *func, const void *desc, size_t desc_len, struct sd_xp_desc *d)

@@ -24,6 +24,7 @@
 #include <doca_error.h>
 
 #include "xproc_desc.h"
+#include "sd_mem.h"
 
 /*
  * Identity.
@@ -156,6 +157,15 @@ void sd_xp_access_close(struct sd_xp_import *imp);
 /* Copy through the chosen path; DOCA_ERROR_IO_FAILED when the export is gone. */
 doca_error_t sd_xp_access_read(struct sd_xp_import *imp, void *dst, uint64_t raddr, size_t len);
 doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const void *src, size_t len);
+
+/*
+ * Copy `n` pieces with one process_vm_readv/process_vm_writev (vm path
+ * only, at most SD_XP_MANY_MAX): how many pieces from the first were copied
+ * whole while the export stayed live; 0 on any other path or doubt (the
+ * caller then copies one by one, which reports the errors).
+ */
+#define SD_XP_MANY_MAX 64u
+uint32_t sd_xp_access_many(struct sd_xp_import *imp, const struct sd_remote_piece *p, uint32_t n, bool write);
 
 /* Does the exporter still hold its liveness lock (it runs, and has not exec'd)? */
 bool sd_xp_lock_held(const struct sd_xp_import *imp);

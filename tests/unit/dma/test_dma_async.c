@@ -17,6 +17,10 @@
  *             contexts interleave, each context keeps its order
  *   bad       malformed values warn once each and leave defaults in place
  *   bad-chaos a malformed SOFTDOCA_DMA_CHAOS warns and leaves chaos off
+ *   card      SOFTDOCA_CARD_TIMING=card_timing_test.table (no workers
+ *             asked for): the model selects the asynchronous engine; two
+ *             contexts of one card share its engine; one task in flight
+ *             takes the modelled latency; a stop reports every task once
  */
 #include <dirent.h>
 #include <stdio.h>
@@ -581,6 +585,91 @@ static void malformed_chaos_warns_and_stays_off(void)
 	CHECK(fx_log_has("SOFTDOCA_DMA_CHAOS=delay=forever: 'delay=forever' is not delay=TIME"));
 }
 
+/* ---- the card timing model (card_timing_test.table) -------------------------- */
+
+#define CARD_SERVICE_S 203.125e-6 /* 1/4000 s - 3 ms / 64, per task */
+#define CARD_LATENCY_S 3e-3
+
+static void a_card_model_selects_the_asynchronous_engine(void)
+{
+	struct env e;
+
+	REQUIRE(env_setup(&e, 4));
+	CHECK(copy_lands_without_progress(&e, 31));
+	env_teardown(&e);
+}
+
+/* Submit `n` 64 B copies on `e` at offset `base` of the test memory. */
+static bool card_submit(struct env *e, int n, size_t base, struct doca_buf **s, struct doca_buf **d)
+{
+	for (int i = 0; i < n; i++) {
+		size_t off = base + (size_t)i * 64;
+		s[i] = fx_buf(&e->f, e->ms, src_mem + off, 64, src_mem + off, 64);
+		d[i] = fx_buf(&e->f, e->md, dst_mem + off, 64, dst_mem + off, 0);
+		if (s[i] == NULL || d[i] == NULL || doca_task_submit(fx_task(&e->f, s[i], d[i], (uint64_t)i)) != DOCA_SUCCESS)
+			return false;
+	}
+	return true;
+}
+
+static void card_put(int n, struct doca_buf **s, struct doca_buf **d)
+{
+	for (int i = 0; i < n; i++) {
+		fx_put(s[i]);
+		fx_put(d[i]);
+	}
+}
+
+static void two_contexts_of_one_card_share_its_engine(void)
+{
+	enum { N = 16 };
+	struct env a, b;
+	struct doca_buf *sa[N], *da[N], *sb[N], *db[N];
+	double t0, took;
+
+	REQUIRE(env_setup_on(&a, 0, N));
+	REQUIRE(env_setup_on(&b, 0, N)); /* the same device: one card */
+	fx_reset_events();
+	t0 = sd_progress_now();
+	REQUIRE(card_submit(&a, N, 0, sa, da) && card_submit(&b, N, BIG, sb, db));
+	while (count_events(FX_EV_SUCCESS) + count_events(FX_EV_ERROR) < 2 * N &&
+	       sd_progress_now() - t0 < 10) {
+		doca_pe_progress(a.f.pe);
+		doca_pe_progress(b.f.pe);
+	}
+	took = sd_progress_now() - t0;
+	CHECK_EQ_U64(count_events(FX_EV_SUCCESS), 2 * N);
+	/* One engine serves both: 2N services then the latency; two engines would take N services. */
+	printf("     %d tasks on two contexts took %.2f ms; one shared engine models %.2f ms, two would %.2f ms\n",
+	       2 * N, took * 1e3, (2 * N * CARD_SERVICE_S + CARD_LATENCY_S) * 1e3,
+	       (N * CARD_SERVICE_S + CARD_LATENCY_S) * 1e3);
+	CHECK(took >= 0.9 * (2 * N * CARD_SERVICE_S + CARD_LATENCY_S));
+	card_put(N, sa, da);
+	card_put(N, sb, db);
+	env_teardown(&a);
+	env_teardown(&b);
+}
+
+static void one_task_in_flight_takes_the_modelled_latency(void)
+{
+	struct env e;
+	struct doca_buf *s[1], *d[1];
+	double t0, took;
+
+	REQUIRE(env_setup(&e, 1));
+	for (int i = 0; i < 3; i++) {
+		fx_reset_events();
+		t0 = sd_progress_now();
+		REQUIRE(card_submit(&e, 1, 0, s, d));
+		CHECK(sd_progress_one(e.f.pe) == 1);
+		took = sd_progress_now() - t0;
+		CHECK_EQ_U64(count_events(FX_EV_SUCCESS), 1);
+		CHECK(took >= CARD_SERVICE_S + CARD_LATENCY_S - 50e-6); /* clock granularity */
+		card_put(1, s, d);
+	}
+	env_teardown(&e);
+}
+
 int main(int argc, char **argv)
 {
 	const char *group = argc > 1 ? argv[1] : "any";
@@ -605,6 +694,11 @@ int main(int argc, char **argv)
 		SD_RUN(delayed_completions_keep_each_contexts_order);
 	} else if (strcmp(group, "bad") == 0) {
 		SD_RUN(malformed_settings_warn_and_leave_the_defaults);
+	} else if (strcmp(group, "card") == 0) {
+		SD_RUN(a_card_model_selects_the_asynchronous_engine);
+		SD_RUN(two_contexts_of_one_card_share_its_engine);
+		SD_RUN(one_task_in_flight_takes_the_modelled_latency);
+		SD_RUN(stopping_under_load_reports_every_task_exactly_once);
 	} else if (strcmp(group, "bad-chaos") == 0) {
 		SD_RUN(malformed_chaos_warns_and_stays_off);
 	} else {

@@ -590,10 +590,13 @@ static void export_makes_the_exported_range_resident_again(void)
 
 	REQUIRE(p != NULL);
 	reg_knob("populate"); /* unpinned, so the pages can be dropped below */
+	/* Private pages, which MADV_DONTNEED drops; a shareable range's memfd pages would stay. */
+	setenv("SOFTDOCA_MMAP_SHARE", "off", 1);
 	m = reg_mmap(reg_dev, p, len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
 	REQUIRE(m != NULL);
 	CHECK_OK(doca_mmap_start(m));
 	reg_knob(NULL);
+	unsetenv("SOFTDOCA_MMAP_SHARE");
 	CHECK_EQ_U64(reg_resident_pages(p, len), reg_pages_of(len));
 	REQUIRE(madvise(p, len, MADV_DONTNEED) == 0); /* as if reclaimed since start */
 	CHECK_EQ_U64(reg_resident_pages(p, len), 0);

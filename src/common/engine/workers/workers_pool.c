@@ -42,6 +42,7 @@
 
 #include "sd_dev.h"
 #include "sd_log.h"
+#include "../card_timing.h"
 #include "workers_priv.h"
 
 #define SD_SPIN_US_DEFAULT 100u
@@ -205,10 +206,14 @@ unsigned priv_doca_engine_workers(void)
 
 unsigned priv_doca_engine_workers_for(const struct sd_device *node)
 {
+	unsigned n;
+
 	sd_pool_config();
-	if (node != NULL && node->dma_workers >= 0)
-		return (unsigned)node->dma_workers;
-	return sd_pool.configured;
+	n = node != NULL && node->dma_workers >= 0 ? (unsigned)node->dma_workers : sd_pool.configured;
+	/* A card timing model holds completions, which only the asynchronous engine can. */
+	if (n == 0 && node != NULL && (node->card_timing[0] != '\0' || sd_card_model_selected()))
+		n = 1;
+	return n;
 }
 
 /* ---- sleeping and waking ---- */

@@ -11,6 +11,7 @@
  *   workers_pool.c   the threads: configuration, CPU placement, the serve
  *                    loop, spinning and sleeping on a futex, fork and exit
  *   workers_chaos.c  the optional completion delay (SOFTDOCA_DMA_CHAOS)
+ * and the card timing model (../card_timing.h) holds completions the same way.
  *
  * Ownership of a queue's memory, so that no lock is needed per task:
  *   - the program's thread writes ring entries, `tail` and its own cursor
@@ -28,6 +29,8 @@
 #include <stdint.h>
 
 #include "sd_engine.h"
+
+struct sd_card;
 
 #define SD_WORKERS_MAX 64u
 /*
@@ -80,6 +83,7 @@ struct sd_engine_queue {
 
 	/* ---- written by the worker, read by the program's thread ---- */
 	_Alignas(SD_CACHE_LINE) _Atomic uint64_t done; /* entries finished (copied or skipped) */
+	_Atomic uint64_t held_copied; /* held queues: entries copied, each with its ready_at set */
 
 	/* ---- the program's thread only ---- */
 	_Alignas(SD_CACHE_LINE) uint64_t next; /* next entry to write (tail once published) */
@@ -96,6 +100,7 @@ struct sd_engine_queue {
 	uint64_t *ready_at;                    /* chaos: per ring position, when it may complete */
 	uint64_t chaos_state;                  /* chaos: the queue's random sequence */
 	uint64_t chaos_last;                   /* chaos: when the latest copied entry completes */
+	uint64_t card_last_end;                /* card model: when this machine finished the previous copy */
 
 	/* ---- written rarely, read by both ---- */
 	_Alignas(SD_CACHE_LINE) struct sd_wq_entry *ring;
@@ -106,6 +111,9 @@ struct sd_engine_queue {
 	_Atomic uint32_t flushing;  /* the context left RUNNING: skip the remaining copies */
 	struct sd_worker *worker;   /* the thread serving this queue */
 	uint32_t chaos_max_ns;      /* 0: completions are published at once */
+	struct sd_card *card;       /* the modelled card (SOFTDOCA_CARD_TIMING), or NULL */
+	bool held;                  /* completions wait for ready_at (chaos or a card model) */
+	uint64_t *arrive_at;        /* card model: per ring position, when the task was submitted */
 
 	/* ---- arming (doca_pe_request_notification), behind a tiny lock ---- */
 	_Alignas(SD_CACHE_LINE) _Atomic uint32_t armed; /* read by the worker after each publish */

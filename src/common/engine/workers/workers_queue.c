@@ -26,8 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../card_timing.h"
 #include "../engine_priv.h"
 #include "sd_debug.h"
+#include "sd_dev.h"
+#include "sd_mem.h"
 #include "workers_priv.h"
 
 /* A worker publishes at least this often while it drains a long batch. */
@@ -39,6 +42,10 @@
 
 /* An entry whose outcome the program's thread already knows (arena full). */
 #define SD_WQ_DONE 2u
+/* A one-piece job the worker already copied in a batch with its neighbours (sd_wq_batch_remote). */
+#define SD_WQ_BATCHED 3u
+/* Pieces handed to one batched remote call at most. */
+#define SD_WQ_MANY 64u
 
 /* ---- arming: a tiny lock, taken only when a PE is armed ---- */
 
@@ -92,7 +99,7 @@ static doca_error_t sd_wq_run(const struct sd_engine_queue *q, const struct sd_w
 		job.total = e->total;
 		return sd_cpu_engine.copy(&job);
 	default:
-		return DOCA_SUCCESS; /* SD_WQ_DONE: the outcome is already in the slot */
+		return DOCA_SUCCESS; /* SD_WQ_DONE, SD_WQ_BATCHED: the outcome is already in the slot */
 	}
 }
 
@@ -106,17 +113,125 @@ static void sd_wq_publish(struct sd_engine_queue *q, uint64_t n)
 		sd_wq_fire(q);
 }
 
-/* Chaos: publish the copied entries whose delay has passed. */
+/* Chaos or a card model: publish the copied entries whose time has come (all of them when flushing). */
 static void sd_wq_publish_due(struct sd_engine_queue *q, uint64_t now_ns)
 {
 	uint64_t n = q->copied;
+	bool flushing = atomic_load_explicit(&q->flushing, memory_order_relaxed) != 0;
 
-	while (n != q->head && q->ready_at[n & q->mask] <= now_ns)
+	while (n != q->head && (flushing || q->ready_at[n & q->mask] <= now_ns))
 		n++;
 	if (n != q->copied) {
 		q->copied = n;
 		sd_wq_publish(q, n);
 	}
+}
+
+/* Which way an entry moves bytes, as the modelled card sees it. */
+static enum sd_card_dir sd_wq_dir(const struct sd_engine_queue *q, const struct sd_wq_entry *e)
+{
+	const struct sd_seg *seg;
+
+	if (e->kind != SD_WQ_JOB && e->kind != SD_WQ_BATCHED)
+		return SD_CARD_LOCAL;
+	seg = &q->arena[e->u.job.first];
+	for (uint32_t i = 0; i < e->u.job.nsrc; i++)
+		if (seg[i].mmap != NULL)
+			return SD_CARD_READ;
+	for (uint32_t i = 0; i < e->u.job.ndst; i++)
+		if (seg[e->u.job.nsrc + i].mmap != NULL)
+			return SD_CARD_WRITE;
+	return SD_CARD_LOCAL;
+}
+
+/*
+ * When the entry at `pos`, copied until now, may complete: after the
+ * previous completion of the queue (order), after the modelled card would
+ * have completed it, plus the chaos delay.  A task this machine delivered
+ * later than the card would is never reported earlier than it was copied;
+ * when this machine's own time for it (from its submission, or from the
+ * previous copy of the queue, whichever is later, to the end of its copy:
+ * the worker's wake-up and the copy) is longer than the card's service
+ * time, that is said once per direction and size.
+ */
+static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_entry *e, uint64_t pos, uint64_t t0)
+{
+	uint64_t now = sd_workers_now_ns();
+	uint64_t after = now > q->chaos_last ? now : q->chaos_last;
+
+	if (q->card != NULL) {
+		enum sd_card_dir d = sd_wq_dir(q, e);
+		uint64_t arrive = q->arrive_at[pos & q->mask], service;
+		uint64_t due = sd_card_book(q->card, d, e->total, arrive, &service);
+		uint64_t begin = arrive > q->card_last_end ? arrive : q->card_last_end;
+
+		if (t0 != 0) { /* SOFTDOCA_TRACE: this task's actual copy, and its modelled service on the card's track */
+			priv_doca_trace_worker_span(q->worker->index, "copy (actual)", t0, now);
+			priv_doca_trace_worker_span(SD_CARD_TRACE_TRACK0 + q->card->index, "service (modelled)", service,
+						    due - q->card->table.latency_ns);
+		}
+
+		q->card_last_end = now;
+		if (now > due && now > begin && (double)(now - begin) > sd_card_service_ns(&q->card->table, d, e->total))
+			sd_card_note_slower(q->card, d, e->total, now - begin);
+		after = due > after ? due : after;
+	}
+	if (q->chaos_max_ns != 0)
+		after += sd_chaos_delay_ns(&q->chaos_state, q->chaos_max_ns);
+	return after;
+}
+
+/*
+ * Can entry `e` join a batched remote copy?  One local piece and one piece
+ * of an import whose hooks batch; fills `piece`, the import and the way.
+ */
+static bool sd_wq_batchable(const struct sd_engine_queue *q, const struct sd_wq_entry *e, struct sd_remote_piece *piece,
+			    struct doca_mmap **imp, bool *write)
+{
+	const struct sd_seg *s, *d;
+
+	if (e->kind != SD_WQ_JOB || e->u.job.nsrc != 1 || e->u.job.ndst != 1)
+		return false;
+	s = &q->arena[e->u.job.first];
+	d = s + 1;
+	if ((s->mmap == NULL) == (d->mmap == NULL) || e->total > s->len || e->total > d->len)
+		return false;
+	*write = d->mmap != NULL;
+	*imp = *write ? d->mmap : s->mmap;
+	if ((*imp)->remote == NULL || (*imp)->remote->copy_many == NULL)
+		return false;
+	*piece = (struct sd_remote_piece){.local = *write ? s->addr : d->addr,
+					  .raddr = (uint64_t)(uintptr_t)(*write ? d->addr : s->addr),
+					  .len = (size_t)e->total};
+	return true;
+}
+
+/*
+ * The fallback paths cost a system call per copy: before copying the entry
+ * at `head`, hand it and the batchable entries right after it (same import,
+ * same way) to the import in one call.  The entries it copied whole become
+ * SD_WQ_BATCHED, a prefix of the run, so copies still happen in order.
+ */
+static void sd_wq_batch_remote(struct sd_engine_queue *q, uint64_t head, uint64_t tail)
+{
+	struct sd_remote_piece pieces[SD_WQ_MANY];
+	struct doca_mmap *imp = NULL, *other;
+	bool write = false, w;
+	uint32_t n = 0, done;
+
+	for (uint64_t pos = head; pos != tail && n < SD_WQ_MANY; pos++) {
+		if (!sd_wq_batchable(q, &q->ring[pos & q->mask], &pieces[n], &other, &w) ||
+		    (n > 0 && (other != imp || w != write)))
+			break;
+		imp = other;
+		write = w;
+		n++;
+	}
+	if (n < 2)
+		return;
+	done = imp->remote->copy_many(imp, pieces, n, write);
+	for (uint32_t i = 0; i < done; i++)
+		q->ring[(head + i) & q->mask].kind = SD_WQ_BATCHED;
 }
 
 uint64_t sd_wq_serve(struct sd_engine_queue *q)
@@ -140,17 +255,18 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 		const struct sd_wq_entry *e = &q->ring[head & q->mask];
 		/* A context that stopped flushes what it has not reported: skip the copies not made yet. */
 		bool flushing = atomic_load_explicit(&q->flushing, memory_order_relaxed) != 0;
-		doca_error_t err = flushing ? DOCA_SUCCESS : sd_wq_run(q, e);
+		uint64_t t0 = q->card != NULL && trace_t0 != 0 ? priv_doca_trace_now_ns() : 0;
+		doca_error_t err;
+
+		if (!flushing && e->kind == SD_WQ_JOB)
+			sd_wq_batch_remote(q, head, tail);
+		err = flushing ? DOCA_SUCCESS : sd_wq_run(q, e);
 
 		if (err != DOCA_SUCCESS)
 			atomic_store_explicit(&q->fail[e->slot], (int32_t)err, memory_order_relaxed);
 		bytes += e->total;
-		if (q->chaos_max_ns != 0) {
-			uint64_t now = sd_workers_now_ns();
-			uint64_t after = now > q->chaos_last ? now : q->chaos_last;
-
-			/* Late by up to the maximum after both its copy and the previous completion. */
-			q->chaos_last = after + sd_chaos_delay_ns(&q->chaos_state, q->chaos_max_ns);
+		if (q->held) {
+			q->chaos_last = sd_wq_hold_until(q, e, head, t0);
 			q->ready_at[head & q->mask] = q->chaos_last;
 			head++;
 			continue;
@@ -162,9 +278,11 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 		}
 	}
 	q->head = head;
-	if (trace_t0 != 0)
+	if (q->held)
+		atomic_store_explicit(&q->held_copied, head, memory_order_release); /* after ready_at: see sd_wq_due */
+	if (trace_t0 != 0 && q->card == NULL) /* under a card model each copy has its own span */
 		priv_doca_trace_worker_span(q->worker->index, "copies", trace_t0, priv_doca_trace_now_ns());
-	if (q->chaos_max_ns != 0) {
+	if (q->held) {
 		sd_wq_publish_due(q, sd_workers_now_ns());
 		return bytes + 1;
 	}
@@ -205,6 +323,8 @@ static inline void sd_wq_push(struct sd_engine_queue *q, uint32_t slot)
 	uint64_t pos = q->next;
 
 	q->slot_pos[slot] = pos;
+	if (q->card != NULL)
+		q->arrive_at[pos & q->mask] = sd_workers_now_ns(); /* the task reaches the modelled card */
 	q->next = pos + 1;
 	atomic_store_explicit(&q->tail, pos + 1, memory_order_release);
 	sd_worker_nudge(q->worker);
@@ -277,6 +397,19 @@ static inline bool sd_wq_passed(struct sd_engine_queue *q, uint64_t pos)
 }
 
 /*
+ * A held queue (chaos, card model): has the copy at `pos` been made and its
+ * time come?  The program's thread may judge that itself: waiting for the
+ * worker to come back and publish it would add the worker's scheduling
+ * delay to every held completion.  ready_at only grows along the queue, so
+ * the entries before `pos` are due too.
+ */
+static inline bool sd_wq_due(struct sd_engine_queue *q, uint64_t pos)
+{
+	return q->held && pos < atomic_load_explicit(&q->held_copied, memory_order_acquire) &&
+	       q->ready_at[pos & q->mask] <= sd_workers_now_ns();
+}
+
+/*
  * Looks at an unfinished copy before the program's thread gives its CPU
  * away once: where the worker shares that CPU (a one-CPU container, a busy
  * machine) a program spinning in doca_pe_progress would otherwise keep the
@@ -288,7 +421,7 @@ static inline bool sd_wq_passed(struct sd_engine_queue *q, uint64_t pos)
 
 static bool sd_wq_poll(struct sd_engine_queue *q, uint32_t slot, doca_error_t *status)
 {
-	if (!sd_wq_passed(q, q->slot_pos[slot])) {
+	if (!sd_wq_passed(q, q->slot_pos[slot]) && !sd_wq_due(q, q->slot_pos[slot])) {
 		if (sd_workers_stopped()) {
 			(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
 			return false;
@@ -363,6 +496,7 @@ static void sd_wq_free(struct sd_engine_queue *q)
 	free(q->arena);
 	free((void *)q->fail);
 	free(q->ready_at);
+	free(q->arrive_at);
 	free(q);
 }
 
@@ -380,10 +514,13 @@ static bool sd_wq_alloc_parts(struct sd_engine_queue *q, uint32_t depth)
 	q->arena = calloc(q->arena_cap, sizeof(*q->arena));
 	q->fail = calloc(depth, sizeof(*q->fail));
 	q->chaos_max_ns = sd_chaos_max_ns();
-	if (q->chaos_max_ns != 0)
+	q->held = q->chaos_max_ns != 0 || q->card != NULL;
+	if (q->held)
 		q->ready_at = calloc(cap, sizeof(*q->ready_at));
+	if (q->card != NULL)
+		q->arrive_at = calloc(cap, sizeof(*q->arrive_at));
 	return q->ring != NULL && q->slot_pos != NULL && q->slot_arena_end != NULL && q->arena != NULL &&
-	       q->fail != NULL && (q->chaos_max_ns == 0 || q->ready_at != NULL);
+	       q->fail != NULL && (!q->held || q->ready_at != NULL) && (q->card == NULL || q->arrive_at != NULL);
 }
 
 static doca_error_t sd_wq_open(const struct sd_device *node, uint32_t depth, struct sd_engine_queue **out, char *why,
@@ -401,6 +538,7 @@ static doca_error_t sd_wq_open(const struct sd_device *node, uint32_t depth, str
 	}
 	memset(q, 0, sizeof(*q));
 	atomic_flag_clear(&q->arm_lock);
+	q->card = sd_card_for(node->pci_addr, node->card_timing);
 	if (!sd_wq_alloc_parts(q, depth)) {
 		sd_wq_free(q);
 		snprintf(why, why_len, "out of memory for a worker queue of %u task slots", depth);

@@ -1,0 +1,570 @@
+/*
+ * hostdpu_bench.c - host/DPU DMA measured the way the published BlueField
+ * figures were: a "DPU-side" process imports a "host" process's memory and
+ * runs batches of 64 memcpy tasks of one size on one context, each batch
+ * submitted whole and then drained.
+ *
+ * A host child exports 16 MiB of heap memory (PCI read-write) and waits.
+ * For each engine (inline: SOFTDOCA_DMA_WORKERS=0; workers: =1) a DPU
+ * child imports it and prints, side by side in one run:
+ *   - tasks/s reading (host -> DPU) and writing (DPU -> host), 16 B .. 64 KiB,
+ *     against the targets (10.5 M/s inline, 10 M/s workers, 16..256 B);
+ *   - the time of one task in flight (64 B read, submit then progress until
+ *     it completes; target 500 ns inline);
+ *   - GB/s of 64 KiB .. 1 MiB tasks against memcpy between two mappings of
+ *     the same memory (a memfd mapped twice in this process; target 0.95x).
+ * Every size's bytes are checked once after its measurement.  The machine
+ * may be shared and loaded: compare the columns of one run, not runs.
+ *
+ * With --card bf2 a third run repeats the measurement under the bf2 card
+ * timing model (SOFTDOCA_CARD_TIMING=bf2, docs/card-timing.md) and prints
+ * each row next to the published figure (Wei et al., OSDI'23): within
+ * +-10% wherever this machine's worker engine alone is at least 1.1x the
+ * card; two contexts of one card together (the card's rate, not twice it);
+ * one task in flight (the modelled latency).
+ *
+ *   ./build/bench/hostdpu_bench [-t seconds per row] [--quick] [--card bf2]
+ *
+ * Exit status: 0 when every copy succeeded and matched, whatever the
+ * numbers; 1 on a functional failure.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_dma.h>
+#include <doca_error.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+
+#include "bench_common.h"
+
+#define REGION ((size_t)16 << 20)
+#define BATCH 64
+
+struct host_region {
+	uint64_t addr;
+	uint32_t desc_len;
+	uint8_t desc[512];
+};
+
+static const size_t task_sizes[] = {16, 64, 256, 1024, 4096, 16384, 65536};
+static const size_t big_sizes[] = {65536, 1 << 20};
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static uint8_t pattern(size_t i)
+{
+	return (uint8_t)(i * 7 + (i >> 12) + 3);
+}
+
+/* ---- the host: export and wait ------------------------------------------- */
+
+static int host_main(int out_fd, int wait_fd)
+{
+	struct doca_dev *dev = bench_open_dev("0000:b1:00.0");
+	uint8_t *heap = aligned_alloc(4096, REGION);
+	struct host_region r = {0};
+	struct doca_mmap *m;
+	const void *d;
+	size_t n;
+	char c;
+
+	if (dev == NULL || heap == NULL)
+		return 1;
+	for (size_t i = 0; i < REGION; i++)
+		heap[i] = pattern(i);
+	m = bench_local_mmap(dev, heap, REGION, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	if (m == NULL || doca_mmap_export_pci(m, dev, &d, &n) != DOCA_SUCCESS || n > sizeof(r.desc))
+		return 1;
+	memcpy(r.desc, d, n);
+	r.desc_len = (uint32_t)n;
+	r.addr = (uint64_t)(uintptr_t)heap;
+	if (write(out_fd, &r, sizeof(r)) != (ssize_t)sizeof(r))
+		return 1;
+	while (read(wait_fd, &c, 1) > 0) /* the parent closes its end at the end */
+		;
+	doca_mmap_destroy(m);
+	doca_dev_close(dev);
+	free(heap);
+	return 0;
+}
+
+/* ---- the DPU side -------------------------------------------------------- */
+
+struct dpu {
+	struct doca_dev *dev;
+	struct doca_pe *pe;
+	struct doca_dma *dma;
+	struct doca_buf_inventory *inv;
+	struct doca_mmap *remote, *localmap;
+	uint8_t *local; /* REGION */
+	uint64_t raddr;
+	struct doca_dma_task_memcpy *tasks[BATCH];
+	struct doca_buf *srcs[BATCH], *dsts[BATCH];
+	uint32_t done;
+	bool failed;
+	double seconds;
+};
+
+static void task_cb(struct doca_dma_task_memcpy *task, union doca_data tud, union doca_data cud)
+{
+	struct dpu *p = cud.ptr;
+	(void)tud;
+	if (doca_task_get_status(doca_dma_task_memcpy_as_task(task)) != DOCA_SUCCESS)
+		p->failed = true;
+	p->done++;
+}
+
+static bool dpu_setup(struct dpu *p, const struct host_region *r)
+{
+	union doca_data ud = {.ptr = p};
+	struct doca_ctx *ctx;
+
+	p->dev = bench_open_dev("0000:03:00.0");
+	p->local = aligned_alloc(4096, REGION);
+	if (p->dev == NULL || p->local == NULL)
+		return false;
+	memset(p->local, 0x5a, REGION);
+	p->raddr = r->addr;
+	if (doca_mmap_create_from_export(NULL, r->desc, r->desc_len, p->dev, &p->remote) != DOCA_SUCCESS)
+		return false;
+	p->localmap = bench_local_mmap(p->dev, p->local, REGION, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (p->localmap == NULL || doca_buf_inventory_create(2 * BATCH, &p->inv) != DOCA_SUCCESS ||
+	    doca_buf_inventory_start(p->inv) != DOCA_SUCCESS || doca_pe_create(&p->pe) != DOCA_SUCCESS ||
+	    doca_dma_create(p->dev, &p->dma) != DOCA_SUCCESS)
+		return false;
+	ctx = doca_dma_as_ctx(p->dma);
+	return doca_ctx_set_user_data(ctx, ud) == DOCA_SUCCESS &&
+	       doca_dma_task_memcpy_set_conf(p->dma, task_cb, task_cb, BATCH) == DOCA_SUCCESS &&
+	       doca_pe_connect_ctx(p->pe, ctx) == DOCA_SUCCESS && doca_ctx_start(ctx) == DOCA_SUCCESS;
+}
+
+static void batch_fini(struct dpu *p)
+{
+	for (int i = 0; i < BATCH; i++) {
+		if (p->tasks[i] != NULL)
+			doca_task_free(doca_dma_task_memcpy_as_task(p->tasks[i]));
+		if (p->srcs[i] != NULL)
+			doca_buf_dec_refcount(p->srcs[i], NULL);
+		if (p->dsts[i] != NULL)
+			doca_buf_dec_refcount(p->dsts[i], NULL);
+		p->tasks[i] = NULL;
+		p->srcs[i] = p->dsts[i] = NULL;
+	}
+}
+
+/* `n` tasks of `len` bytes at distinct offsets: read host -> local, or write local -> host. */
+static bool batch_init(struct dpu *p, size_t len, bool write, int n)
+{
+	union doca_data ud = {.u64 = 0};
+
+	for (int i = 0; i < n; i++) {
+		size_t off = ((size_t)i * len) % (REGION - len);
+		void *host = (void *)(uintptr_t)(p->raddr + off);
+		void *local = p->local + off;
+		struct doca_mmap *sm = write ? p->localmap : p->remote, *dm = write ? p->remote : p->localmap;
+		void *s = write ? local : host, *d = write ? host : local;
+
+		if (doca_buf_inventory_buf_get_by_data(p->inv, sm, s, len, &p->srcs[i]) != DOCA_SUCCESS ||
+		    doca_buf_inventory_buf_get_by_addr(p->inv, dm, d, len, &p->dsts[i]) != DOCA_SUCCESS ||
+		    doca_dma_task_memcpy_alloc_init(p->dma, p->srcs[i], p->dsts[i], ud, &p->tasks[i]) != DOCA_SUCCESS)
+			return false;
+	}
+	return true;
+}
+
+/* Submit `n` tasks whole, then drain them. */
+static bool batch_run(struct dpu *p, int n)
+{
+	p->done = 0;
+	for (int i = 0; i < n; i++) {
+		doca_buf_reset_data_len(p->dsts[i]);
+		if (doca_task_submit(doca_dma_task_memcpy_as_task(p->tasks[i])) != DOCA_SUCCESS)
+			return false;
+	}
+	while (p->done < (uint32_t)n)
+		doca_pe_progress(p->pe);
+	return !p->failed;
+}
+
+/* Tasks per second over about p->seconds of whole batches of `n`. */
+static double batches_per_s(struct dpu *p, int n)
+{
+	double t0 = now_s(), t;
+	uint64_t tasks = 0;
+
+	do {
+		if (!batch_run(p, n)) {
+			p->failed = true;
+			return 0;
+		}
+		tasks += (uint64_t)n;
+		t = now_s();
+	} while (t - t0 < p->seconds);
+	return (double)tasks / (t - t0);
+}
+
+/* After a read the local bytes are the host's pattern; after a write, read back and compare. */
+static bool batch_verify(struct dpu *p, size_t len, bool write)
+{
+	for (int i = 0; i < BATCH; i++) {
+		size_t off = ((size_t)i * len) % (REGION - len);
+		for (size_t k = 0; !write && k < len; k++)
+			if (p->local[off + k] != pattern(off + k))
+				return false;
+	}
+	if (!write)
+		return true;
+	batch_fini(p);
+	memset(p->local, 0, REGION);
+	return batch_init(p, len, false, BATCH) && batch_run(p, BATCH) && batch_verify(p, len, false);
+}
+
+/* Tasks/s of batches of `len`-byte tasks, bytes checked; 0 on failure. */
+static double rate_row_quiet(struct dpu *p, size_t len, bool write)
+{
+	double rate = 0;
+	bool ok = batch_init(p, len, write, BATCH);
+
+	if (ok) {
+		rate = batches_per_s(p, BATCH);
+		ok = !p->failed && batch_verify(p, len, write);
+	}
+	batch_fini(p);
+	if (!ok)
+		p->failed = true;
+	return ok ? rate : 0;
+}
+
+static double rate_row(struct dpu *p, size_t len, bool write, double target)
+{
+	double rate = rate_row_quiet(p, len, write);
+
+	if (target > 0)
+		printf("  %-6s %7zu B  %8.2f M tasks/s   target %5.1f  %s\n", write ? "write" : "read", len, rate / 1e6,
+		       target / 1e6, rate >= target ? "ok" : "BELOW TARGET");
+	else
+		printf("  %-6s %7zu B  %8.2f M tasks/s\n", write ? "write" : "read", len, rate / 1e6);
+	return rate;
+}
+
+/* The first prepared task, alone in flight, again and again for about p->seconds; seconds taken, *n runs. */
+static double one_in_flight(struct dpu *p, uint64_t *n)
+{
+	double t0 = now_s(), t = t0;
+
+	do {
+		if (!batch_run(p, 1)) {
+			p->failed = true;
+			break;
+		}
+		(*n)++;
+		t = now_s();
+	} while (t - t0 < p->seconds);
+	return t - t0;
+}
+
+/* One 64 B read in flight at a time: submit, progress until it completes. */
+static void latency_row(struct dpu *p, bool inline_engine)
+{
+	uint64_t n = 0;
+
+	if (!batch_init(p, 64, false, 1)) {
+		p->failed = true;
+		batch_fini(p);
+		return;
+	}
+	double el = one_in_flight(p, &n);
+	batch_fini(p);
+	double ns = n > 0 ? el / (double)n * 1e9 : 0;
+	printf("  one 64 B read in flight: %.0f ns per task%s\n", ns,
+	       inline_engine ? (ns <= 500 ? "   target 500  ok" : "   target 500  BELOW TARGET") : "");
+}
+
+/* memcpy between two mappings of one memfd (the baseline of big tasks); GB/s. */
+static double memcpy_two_views_gbs(size_t len, double seconds)
+{
+	int fd = memfd_create("hostdpu-baseline", MFD_CLOEXEC);
+	uint8_t *a = MAP_FAILED, *b = MAP_FAILED;
+	uint8_t *dst = aligned_alloc(4096, len);
+	double t0, t, gbs = 0;
+	uint64_t n = 0;
+
+	if (fd >= 0 && ftruncate(fd, (off_t)len) == 0) {
+		a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	}
+	if (a != MAP_FAILED && b != MAP_FAILED && dst != NULL) {
+		memset(a, 1, len);
+		memset(dst, 0, len);
+		t0 = now_s();
+		do {
+			memcpy(dst, b, len);
+			__asm__ volatile("" : : "r"(dst) : "memory");
+			n++;
+			t = now_s();
+		} while (t - t0 < seconds);
+		gbs = (double)n * (double)len / (t - t0) / 1e9;
+	}
+	if (a != MAP_FAILED)
+		munmap(a, len);
+	if (b != MAP_FAILED)
+		munmap(b, len);
+	if (fd >= 0)
+		close(fd);
+	free(dst);
+	return gbs;
+}
+
+/* One task of `len` at a time, read from the host, against the two-mapping memcpy. */
+static void big_row(struct dpu *p, size_t len)
+{
+	double dma, base, el;
+	uint64_t n = 0;
+
+	if (!batch_init(p, len, false, 1)) {
+		p->failed = true;
+		batch_fini(p);
+		return;
+	}
+	base = memcpy_two_views_gbs(len, p->seconds);
+	el = one_in_flight(p, &n);
+	batch_fini(p);
+	dma = el > 0 ? (double)n * (double)len / el / 1e9 : 0;
+	printf("  read   %7zu B  %8.2f GB/s   memcpy between two mappings %6.2f GB/s  %.2fx  target 0.95  %s\n", len,
+	       dma, base, base > 0 ? dma / base : 0, base > 0 && dma / base >= 0.95 ? "ok" : "BELOW TARGET");
+}
+
+/*
+ * The same batches of 64 B tasks between two local buffers of this process:
+ * what the engine does without an import, for reference (same run, same load).
+ */
+static void local_reference_row(struct dpu *p)
+{
+	uint8_t *other = aligned_alloc(4096, REGION);
+	struct doca_mmap *remote = p->remote, *m = NULL;
+	uint64_t raddr = p->raddr;
+	double rate = 0;
+
+	if (other != NULL) {
+		for (size_t i = 0; i < REGION; i++)
+			other[i] = pattern(i);
+		m = bench_local_mmap(p->dev, other, REGION, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	}
+	if (m != NULL) {
+		p->remote = m; /* the "host" side is local memory for this row */
+		p->raddr = (uint64_t)(uintptr_t)other;
+		rate = rate_row_quiet(p, 64, false);
+		p->remote = remote;
+		p->raddr = raddr;
+		doca_mmap_destroy(m);
+	}
+	free(other);
+	printf("  local  %7d B  %8.2f M tasks/s   (both buffers in this process: the reference)\n", 64, rate / 1e6);
+}
+
+/* What the runs hand to the card model's run: the worker engine's own rates (shared memory). */
+struct machine_rates {
+	double rate[2][sizeof(task_sizes) / sizeof(task_sizes[0])]; /* [write][size index], tasks/s */
+};
+
+static int dpu_main(const struct host_region *r, bool inline_engine, double seconds, struct machine_rates *out)
+{
+	struct dpu p = {.seconds = seconds};
+	double target = inline_engine ? 10.5e6 : 10e6;
+
+	setenv("SOFTDOCA_DMA_WORKERS", inline_engine ? "0" : "1", 1);
+	if (!dpu_setup(&p, r)) {
+		fprintf(stderr, "hostdpu_bench: DPU-side setup failed\n");
+		return 1;
+	}
+	printf("\n== engine %s: batches of %d tasks on one context, submitted whole then drained\n",
+	       inline_engine ? "inline" : "workers", BATCH);
+	local_reference_row(&p);
+	for (size_t i = 0; i < sizeof(task_sizes) / sizeof(task_sizes[0]); i++) {
+		double rd = rate_row(&p, task_sizes[i], false, task_sizes[i] <= 256 ? target : 0);
+		double wr = rate_row(&p, task_sizes[i], true, task_sizes[i] <= 256 ? target : 0);
+		if (!inline_engine) {
+			out->rate[0][i] = rd;
+			out->rate[1][i] = wr;
+		}
+	}
+	latency_row(&p, inline_engine);
+	for (size_t i = 0; i < sizeof(big_sizes) / sizeof(big_sizes[0]); i++)
+		big_row(&p, big_sizes[i]);
+	fflush(stdout);
+	if (p.failed)
+		fprintf(stderr, "hostdpu_bench: a copy failed or its bytes did not match\n");
+	return p.failed ? 1 : 0;
+}
+
+/* ---- the same measurement under a card timing model ----------------------- */
+
+/* Wei et al., OSDI'23, DOCA DMA on a BlueField-2 initiated by its Arm cores: tasks/s by size. */
+static const double bf2_published[2][sizeof(task_sizes) / sizeof(task_sizes[0])] = {
+	{10.5e6, 10.5e6, 10.5e6, 6.82e6, 3.87e6, 1.50e6, 0.39e6},
+	{10.19e6, 10.19e6, 10.19e6, 9.02e6, 3.71e6, 0.94e6, 0.23e6},
+};
+
+/* One row: modelled rate next to the published one; judged where this machine alone is >= 1.1x the card. */
+static bool model_row(struct dpu *p, size_t i, bool write, const struct machine_rates *m)
+{
+	double pub = bf2_published[write][i], alone = m->rate[write][i];
+	double got = rate_row_quiet(p, task_sizes[i], write);
+	double dev = (got - pub) / pub;
+	bool judged = alone >= 1.1 * pub, ok = !judged || (dev <= 0.10 && dev >= -0.10);
+
+	printf("  %-6s %7zu B  %8.2f M/s modelled  %8.2f published  %+6.1f%%   alone %8.2f  %s\n",
+	       write ? "write" : "read", task_sizes[i], got / 1e6, pub / 1e6, dev * 100, alone / 1e6,
+	       !judged ? "not judged: this machine alone is slower than 1.1x the card" : ok ? "ok (+-10%)" : "OFF");
+	return ok;
+}
+
+/* Two contexts (two PEs) of one card, each a batch of 64 reads of 64 B, submitted together then drained. */
+static void two_contexts_row(struct dpu *a, struct dpu *b)
+{
+	uint64_t tasks = 0;
+	double t0 = now_s(), t = t0;
+
+	if (!batch_init(a, 64, false, BATCH) || !batch_init(b, 64, false, BATCH)) {
+		a->failed = true;
+		return;
+	}
+	do {
+		a->done = b->done = 0;
+		for (int i = 0; i < BATCH; i++) {
+			doca_buf_reset_data_len(a->dsts[i]);
+			doca_buf_reset_data_len(b->dsts[i]);
+			if (doca_task_submit(doca_dma_task_memcpy_as_task(a->tasks[i])) != DOCA_SUCCESS ||
+			    doca_task_submit(doca_dma_task_memcpy_as_task(b->tasks[i])) != DOCA_SUCCESS) {
+				a->failed = true;
+				break;
+			}
+		}
+		while (!a->failed && (a->done < BATCH || b->done < BATCH)) {
+			doca_pe_progress(a->pe);
+			doca_pe_progress(b->pe);
+		}
+		tasks += 2 * BATCH;
+		t = now_s();
+	} while (!a->failed && t - t0 < a->seconds);
+	batch_fini(a);
+	batch_fini(b);
+	double rate = tasks / (t - t0);
+	printf("  two contexts of one card, 64 B reads: %.2f M tasks/s together; the card: %.2f (one context's "
+	       "rate, shared)\n", rate / 1e6, bf2_published[0][1] / 1e6);
+}
+
+static int model_main(const struct host_region *r, const char *card, double seconds, const struct machine_rates *m)
+{
+	struct dpu p = {.seconds = seconds}, q = {.seconds = seconds};
+	uint64_t n = 0;
+
+	unsetenv("SOFTDOCA_DMA_WORKERS"); /* the model selects the asynchronous engine itself */
+	setenv("SOFTDOCA_CARD_TIMING", card, 1);
+	if (!dpu_setup(&p, r) || !dpu_setup(&q, r)) {
+		fprintf(stderr, "hostdpu_bench: DPU-side setup failed under the %s model\n", card);
+		return 1;
+	}
+	printf("\n== card timing model %s (SOFTDOCA_CARD_TIMING=%s): the published measurement again; "
+	       "'alone' is the worker engine without the model\n", card, card);
+	for (size_t i = 0; i < sizeof(task_sizes) / sizeof(task_sizes[0]); i++) {
+		model_row(&p, i, false, m);
+		model_row(&p, i, true, m);
+	}
+	two_contexts_row(&p, &q);
+	if (batch_init(&p, 64, false, 1)) {
+		double el = one_in_flight(&p, &n);
+		/* bf2: 1 us of latency plus one service time, 1/10.5M s less the latency's share of a batch of 64. */
+		double model_ns = 1000 + 1e9 / 10.5e6 - 1000.0 / 64;
+		printf("  one 64 B read in flight: %.0f ns per task; the model: %.0f ns\n",
+		       n > 0 ? el / (double)n * 1e9 : 0, model_ns);
+	}
+	batch_fini(&p);
+	fflush(stdout);
+	return p.failed ? 1 : 0;
+}
+
+static int run_child(const struct host_region *r, int engine, double seconds, const char *card,
+		     struct machine_rates *m)
+{
+	int status = 1;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+
+	if (pid == 0)
+		_exit(engine < 2 ? dpu_main(r, engine == 0, seconds, m) : model_main(r, card, seconds, m));
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return 1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+int main(int argc, char **argv)
+{
+	double seconds = 0.3;
+	const char *card = NULL;
+	int to_parent[2], to_child[2], rc = 0;
+	struct machine_rates *m;
+	struct host_region r;
+	pid_t host;
+
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--quick") == 0)
+			seconds = 0.01;
+		else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
+			seconds = atof(argv[++i]);
+		else if (strcmp(argv[i], "--card") == 0 && i + 1 < argc)
+			card = argv[++i];
+		else {
+			fprintf(stderr, "usage: %s [-t seconds per row] [--quick] [--card bf2]\n", argv[0]);
+			return 2;
+		}
+	}
+	if (card != NULL && strcmp(card, "bf2") != 0) {
+		fprintf(stderr, "hostdpu_bench: --card compares with published figures, which exist for bf2 only\n");
+		return 2;
+	}
+	m = mmap(NULL, sizeof(*m), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED || pipe(to_parent) != 0 || pipe(to_child) != 0)
+		return 1;
+	fflush(stdout);
+	host = fork();
+	if (host == 0) {
+		close(to_parent[0]);
+		close(to_child[1]);
+		_exit(host_main(to_parent[1], to_child[0]));
+	}
+	close(to_parent[1]);
+	close(to_child[0]);
+	if (host < 0 || read(to_parent[0], &r, sizeof(r)) != (ssize_t)sizeof(r)) {
+		fprintf(stderr, "hostdpu_bench: the host process could not export its memory\n");
+		return 1;
+	}
+	printf("hostdpu_bench: host pid %d exports %zu MiB of heap; %.2f s per row; one run, compare columns\n",
+	       (int)host, REGION >> 20, seconds);
+	rc |= run_child(&r, 0, seconds, card, m);
+	rc |= run_child(&r, 1, seconds, card, m);
+	if (card != NULL)
+		rc |= run_child(&r, 2, seconds, card, m);
+	close(to_child[1]);
+	waitpid(host, NULL, 0);
+	return rc;
+}

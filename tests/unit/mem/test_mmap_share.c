@@ -1,0 +1,268 @@
+/*
+ * test_mmap_share.c - the rules of shareable registration
+ * (docs/mmap-registration.md, "Shareable registration"): doca_mmap_start
+ * of an mmap with a PCI right moves private anonymous memory onto a memfd
+ * at the same addresses with the same bytes, and doca_mmap_stop moves it
+ * back; what the exporting program may do meanwhile, and what happens when
+ * it breaks a rule.
+ *
+ * The moves are observed in /proc/self/maps (the memfd is named
+ * "softdoca-registered"), the bytes directly.
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <sys/wait.h>
+
+#include "reg_test.h"
+
+static struct doca_dev *share_dev;
+
+/* Does the mapping holding `p` belong to a registration memfd? */
+static bool on_registration_memfd(const void *p)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	bool on = false;
+
+	if (f == NULL)
+		return false;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		unsigned long long lo, hi;
+		if (sscanf(line, "%llx-%llx", &lo, &hi) == 2 && (uintptr_t)p >= lo && (uintptr_t)p < hi) {
+			on = strstr(line, "softdoca-registered") != NULL;
+			break;
+		}
+	}
+	fclose(f);
+	return on;
+}
+
+static void fill(uint8_t *p, size_t len, uint8_t seed)
+{
+	for (size_t i = 0; i < len; i++)
+		p[i] = (uint8_t)(i * 31 + seed);
+}
+
+static bool filled(const uint8_t *p, size_t len, uint8_t seed)
+{
+	for (size_t i = 0; i < len; i++)
+		if (p[i] != (uint8_t)(i * 31 + seed))
+			return false;
+	return true;
+}
+
+static struct doca_mmap *started(void *p, size_t len, uint32_t perms)
+{
+	struct doca_mmap *m = reg_mmap(share_dev, p, len, perms);
+
+	if (m != NULL && doca_mmap_start(m) != DOCA_SUCCESS) {
+		doca_mmap_destroy(m);
+		m = NULL;
+	}
+	return m;
+}
+
+static void pci_export_right_moves_heap_memory_onto_a_memfd_and_back(void)
+{
+	size_t len = 300000; /* not a whole number of pages: the pages around it move too */
+	uint8_t *p = malloc(len);
+
+	REQUIRE(p != NULL);
+	fill(p, len, 1);
+	capture_reset(reg_log);
+	struct doca_mmap *m = started(p, len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	REQUIRE(m != NULL);
+	CHECK(on_registration_memfd(p) && on_registration_memfd(p + len - 1));
+	CHECK(filled(p, len, 1));
+	fill(p, len, 2); /* the program keeps using its memory */
+	CHECK_OK(doca_mmap_stop(m));
+	CHECK(!on_registration_memfd(p) && !on_registration_memfd(p + len - 1));
+	CHECK(filled(p, len, 2));
+	CHECK(REG_ERRORS() == 0);
+	CHECK_OK(doca_mmap_destroy(m));
+	free(p); /* the heap takes its pages back as usual */
+}
+
+static void no_pci_right_or_knob_off_leaves_the_range_private(void)
+{
+	size_t len = 64 * 1024;
+	uint8_t *p = reg_fresh(len);
+	struct doca_mmap *m;
+
+	REQUIRE(p != NULL);
+	m = started(p, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	REQUIRE(m != NULL);
+	CHECK(!on_registration_memfd(p));
+	CHECK_OK(doca_mmap_destroy(m));
+	setenv("SOFTDOCA_MMAP_SHARE", "off", 1);
+	m = started(p, len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	unsetenv("SOFTDOCA_MMAP_SHARE");
+	REQUIRE(m != NULL);
+	CHECK(!on_registration_memfd(p));
+	CHECK_OK(doca_mmap_destroy(m));
+	munmap(p, len);
+}
+
+static void stack_memory_stays_where_it_is_and_still_starts(void)
+{
+	uint8_t buf[8192];
+	struct doca_mmap *m;
+
+	fill(buf, sizeof(buf), 3);
+	capture_reset(reg_log);
+	m = started(buf, sizeof(buf), DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	REQUIRE(m != NULL);
+	CHECK(!on_registration_memfd(buf));
+	CHECK(capture_has(reg_log, "stays private"));
+	CHECK(filled(buf, sizeof(buf), 3));
+	CHECK_OK(doca_mmap_destroy(m));
+}
+
+/* ---- a writer thread during doca_mmap_start / doca_mmap_stop ------------------ */
+
+struct writer {
+	volatile uint64_t *words;
+	size_t n;
+	atomic_bool stop;
+	atomic_uint_fast64_t lost; /* stores that did not read back */
+	uint64_t rounds;
+};
+
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+
+	while (!atomic_load(&w->stop)) {
+		w->rounds++;
+		for (size_t i = 0; i < w->n; i += 64) {
+			w->words[i] = w->rounds;
+			if (w->words[i] != w->rounds)
+				atomic_fetch_add(&w->lost, 1);
+		}
+	}
+	return NULL;
+}
+
+static void concurrent_writer_during_start_and_stop_loses_nothing(void)
+{
+	size_t len = 4u << 20;
+	uint8_t *p = reg_fresh(len);
+	struct writer w = {.words = (volatile uint64_t *)p, .n = len / 8};
+	pthread_t t;
+
+	REQUIRE(p != NULL);
+	memset(p, 0, len);
+	REQUIRE(pthread_create(&t, NULL, writer_main, &w) == 0);
+	for (int i = 0; i < 20; i++) {
+		struct doca_mmap *m = started(p, len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+		CHECK(m != NULL);
+		if (m != NULL)
+			CHECK_OK(doca_mmap_destroy(m));
+	}
+	atomic_store(&w.stop, true);
+	pthread_join(t, NULL);
+	CHECK_EQ_U64(atomic_load(&w.lost), 0);
+	for (size_t i = 0; i < w.n; i += 64)
+		if (w.words[i] != w.rounds) {
+			CHECK_EQ_U64(w.words[i], w.rounds);
+			break;
+		}
+	CHECK(!on_registration_memfd(p));
+	munmap(p, len);
+}
+
+/* ---- fork ------------------------------------------------------------------------ */
+
+static void fork_child_gets_a_private_copy(void)
+{
+	size_t len = 128 * 1024;
+	uint8_t *p = reg_fresh(len);
+	struct doca_mmap *m;
+	int status = 0;
+	pid_t pid;
+
+	REQUIRE(p != NULL);
+	fill(p, len, 4);
+	m = started(p, len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	REQUIRE(m != NULL && on_registration_memfd(p));
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		/* Its own copy of the bytes at fork, no longer shared with the parent. */
+		bool ok = filled(p, len, 4) && !on_registration_memfd(p);
+		fill(p, len, 5);
+		_exit(ok ? 0 : 1);
+	}
+	REQUIRE(pid > 0 && waitpid(pid, &status, 0) == pid);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(filled(p, len, 4)); /* the child's writes stayed in the child */
+	CHECK_OK(doca_mmap_destroy(m));
+	munmap(p, len);
+}
+
+/* ---- unmapping a registered range --------------------------------------------------- */
+
+static void unmapped_registered_range_is_reported_at_stop_and_left_alone(void)
+{
+	size_t len = 64 * 1024;
+	uint8_t *p = reg_fresh(len), *again;
+	struct doca_mmap *m;
+
+	REQUIRE(p != NULL);
+	m = started(p, len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	REQUIRE(m != NULL && on_registration_memfd(p));
+	/* The program's bug: it gives the memory up and maps something else there. */
+	REQUIRE(munmap(p, len) == 0);
+	again = mmap(p, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	REQUIRE(again == p);
+	fill(again, len, 6);
+	capture_reset(reg_log);
+	CHECK_OK(doca_mmap_stop(m));
+	CHECK(REG_ERRORS() == 1 && capture_has(reg_log, "unmapped, remapped or moved"));
+	CHECK(filled(again, len, 6)); /* what the program mapped there now is untouched */
+	CHECK_OK(doca_mmap_destroy(m));
+	munmap(again, len);
+}
+
+/* ---- mmaps sharing pages ------------------------------------------------------------- */
+
+static void pages_stay_shared_until_the_last_mmap_over_them_stops(void)
+{
+	size_t len = 256 * 1024;
+	uint8_t *p = reg_fresh(len);
+	struct doca_mmap *outer, *inner;
+
+	REQUIRE(p != NULL);
+	fill(p, len, 7);
+	capture_reset(reg_log);
+	outer = started(p, len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	inner = started(p + 4096, 8192, DOCA_ACCESS_FLAG_PCI_READ_ONLY);
+	REQUIRE(outer != NULL && inner != NULL);
+	CHECK_OK(doca_mmap_stop(outer));
+	CHECK(on_registration_memfd(p + 4096) && on_registration_memfd(p)); /* still registered for inner */
+	CHECK_OK(doca_mmap_stop(inner));
+	CHECK(!on_registration_memfd(p));
+	CHECK(filled(p, len, 7));
+	CHECK(REG_ERRORS() == 0);
+	CHECK_OK(doca_mmap_destroy(outer));
+	CHECK_OK(doca_mmap_destroy(inner));
+	munmap(p, len);
+}
+
+int main(void)
+{
+	reg_log_open();
+	share_dev = sd_test_open_first_dev(sd_test_any_dev, NULL);
+	if (share_dev == NULL)
+		sd_test_skip("no device to register memory with");
+	unsetenv("SOFTDOCA_MMAP_SHARE");
+	SD_RUN(pci_export_right_moves_heap_memory_onto_a_memfd_and_back);
+	SD_RUN(no_pci_right_or_knob_off_leaves_the_range_private);
+	SD_RUN(stack_memory_stays_where_it_is_and_still_starts);
+	SD_RUN(concurrent_writer_during_start_and_stop_loses_nothing);
+	SD_RUN(fork_child_gets_a_private_copy);
+	SD_RUN(unmapped_registered_range_is_reported_at_stop_and_left_alone);
+	SD_RUN(pages_stay_shared_until_the_last_mmap_over_them_stops);
+	doca_dev_close(share_dev);
+	return sd_test_done();
+}
