@@ -34,7 +34,15 @@ extern "C" {
  */
 struct doca_ctx;
 struct doca_devinfo;
+/**
+ * @struct doca_gpu
+ * A GPU as DOCA GPUNetIO sees it; softdoca has no such library, so no program holds one.
+ */
 struct doca_gpu;
+/**
+ * @struct doca_dpa
+ * A DPA (the card's data-path accelerator) context; softdoca has no such library, so no program holds one.
+ */
 struct doca_dpa;
 
 /**
