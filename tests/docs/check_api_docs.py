@@ -190,7 +190,7 @@ def check_header(path, problems, declared, opaque, defined, documented_structs):
                 if not ok:
                     problems.append('%s:%d: %s: member %s has no documentation' % (base, line, what, member))
         elif flat.startswith('typedef'):
-            what = 'typedef ' + (re.findall(r'\(\s*\*\s*(\w+)\)', flat) or re.findall(r'(\w+)\s*;$', flat) or ['?'])[0]
+            what = 'typedef ' + (re.findall(r'\(\s*\*?\s*(\w+)\)', flat) or re.findall(r'(\w+)\s*;$', flat) or ['?'])[0]
         if what and not doc:
             problems.append('%s:%d: %s has no documentation block' % (base, line, what))
 
