@@ -1,6 +1,6 @@
 /**
  * @file doca_argp.h
- * @brief Softdoca's implementation of the DOCA Arg Parser interface.
+ * @brief DOCA Arg Parser: the program's flags, commands and JSON configuration file.
  *
  * The Arg Parser is one process-wide object. A program initialises it,
  * describes its flags (parameters) and optional commands, then hands it

@@ -1,6 +1,6 @@
 /**
  * @file doca_buf.h
- * @brief Buffer descriptors (softdoca).
+ * @brief Buffers: windows into a memory map, their data sections and lists.
  *
  * A doca_buf describes a window [head, head + len) of a memory map and,
  * inside it, a data section [data, data + data_len).  It never owns the

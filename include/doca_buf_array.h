@@ -1,7 +1,6 @@
 /**
  * @file doca_buf_array.h
- * @brief Arrays of buffers used from a GPU or the DPA
- * (softdoca).
+ * @brief Arrays of buffers used from a GPU or the DPA.
  *
  * softdoca has neither a GPU nor a DPA: an array can be created and
  * configured, but it never gets a target device, so it cannot start.

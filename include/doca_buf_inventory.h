@@ -1,6 +1,6 @@
 /**
  * @file doca_buf_inventory.h
- * @brief Pools of buffer descriptors (softdoca).
+ * @brief Buffer inventories: sets of buffer descriptors aimed at any started map.
  *
  * An inventory owns a fixed (expandable) number of doca_buf descriptors.
  * Each allocation takes one and aims it at a window of any started memory

@@ -1,7 +1,6 @@
 /**
  * @file doca_buf_pool.h
- * @brief Fixed-size buffers carved out of one memory map
- * (softdoca).
+ * @brief Buffer pools: equal-size buffers carved out of one memory map.
  *
  * A pool slices its map into `num_elements` equal elements at fixed places;
  * allocation hands out an empty buffer over a free element in O(1).

@@ -1,6 +1,6 @@
 /**
  * @file doca_log.h
- * @brief Softdoca's implementation of the DOCA logging interface.
+ * @brief DOCA logging: application and SDK messages, their backends and levels.
  *
  * Messages come in two categories. Application messages are written by
  * program code through the DOCA_LOG* macros; SDK messages are the

@@ -1,6 +1,6 @@
 /**
  * @file doca_mmap.h
- * @brief Memory maps (softdoca).
+ * @brief Memory maps: ranges of memory, their access rights and devices, export and import.
  *
  * A memory map names one range of memory and the devices allowed to reach
  * it.  Buffers (doca_buf) are windows into a started map.  A map can be
