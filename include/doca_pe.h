@@ -147,9 +147,10 @@ doca_error_t doca_pe_destroy(struct doca_pe *pe);
  * change, so one call runs at most one application callback (preceded, for a
  * task that fails, by the state callback of its context).  With the default
  * engine the copy of a DMA task happens inside the call that reports it.
- * Call it from one thread at a time, never from inside its own callbacks.
+ * Call it from one thread at a time; a call from inside one of the engine's
+ * own callbacks does nothing and returns 0.
  *
- * @param pe the engine; NULL does nothing.
+ * @param pe the engine; NULL or a destroyed engine does nothing (logged).
  * @return 1 when it did something (call it again), 0 when there was nothing to do.
  */
 DOCA_STABLE
