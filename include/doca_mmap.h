@@ -182,8 +182,11 @@ doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap,
  * @param dev the device.
  * @param export_desc receives the descriptor.
  * @param export_desc_len receives its length.
- * @return DOCA_ERROR_INVALID_VALUE when an argument is NULL; DOCA_ERROR_NOT_PERMITTED when the map cannot be exported
- * (not started, imported, no RDMA right); DOCA_ERROR_NOT_SUPPORTED otherwise.
+ * @return DOCA_ERROR_INVALID_VALUE when an argument is NULL;
+ * DOCA_ERROR_NOT_PERMITTED when the map is not started, was created from an
+ * export, or has no RDMA access right;
+ * DOCA_ERROR_NOT_FOUND when @p dev was not added to the map;
+ * DOCA_ERROR_NOT_SUPPORTED otherwise (no RDMA transport).
  */
 DOCA_STABLE
 doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap,
