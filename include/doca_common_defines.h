@@ -1,12 +1,14 @@
-/*
- * doca_common_defines.h - small helpers used across the DOCA headers.
+/**
+ * @file doca_common_defines.h
+ * @brief Small compiler helpers shared by the DOCA headers.
  */
 #ifndef DOCA_COMMON_DEFINES_H_
 #define DOCA_COMMON_DEFINES_H_
 
-/* Branch hints: tell the compiler which way a condition usually goes. */
 #ifdef __GNUC__
+/** Branch hint: @p x is expected to be true (plain @p x without GCC or clang). */
 #define doca_likely(x) __builtin_expect(!!(x), 1)
+/** Branch hint: @p x is expected to be false (plain @p x without GCC or clang). */
 #define doca_unlikely(x) __builtin_expect(!!(x), 0)
 #else
 #define doca_likely(x) (x)

@@ -1,5 +1,6 @@
-/*
- * doca_mmap_advise.h - hints about memory that a device has written.
+/**
+ * @file doca_mmap_advise.h
+ * @brief Hints about memory that a device has written.
  *
  * An mmap-advise instance is a context with one task type, "invalidate
  * cache": submitted after a device finished writing a buffer and before
@@ -27,39 +28,94 @@ extern "C" {
 struct doca_ctx;
 struct doca_dev;
 struct doca_devinfo;
+/**
+ * @struct doca_mmap_advise
+ * An mmap-advise instance: a context whose one task type invalidates the CPU
+ * cache over a buffer a device has written.  Created with
+ * doca_mmap_advise_create(), destroyed with doca_mmap_advise_destroy() once IDLE.
+ */
 struct doca_mmap_advise;
 struct doca_buf;
 struct doca_task;
+/**
+ * @struct doca_mmap_advise_task_invalidate_cache
+ * One invalidate-cache task, from its instance's pool.  Submitted after a
+ * device finished writing a buffer and before the CPU reads it.
+ */
 struct doca_mmap_advise_task_invalidate_cache;
 
-/* Success or error callback of an invalidate-cache task. */
+/**
+ * @brief The success and the error callback of invalidate-cache tasks, called from doca_pe_progress().
+ *
+ * @param task the task, back in the application's hands.
+ * @param task_user_data the task's user data.
+ * @param ctx_user_data the user data of the instance's context.
+ */
 typedef void (*doca_mmap_advise_task_invalidate_cache_completion_cb_t)(
 	struct doca_mmap_advise_task_invalidate_cache *task,
 	union doca_data task_user_data,
 	union doca_data ctx_user_data);
 
-/* New IDLE instance on `dev`, not yet connected to a PE. */
+/**
+ * @brief Creates an IDLE instance on a device, not yet connected to a progress engine.
+ *
+ * @param dev an open device.
+ * @param mmap_advise receives the instance; the caller owns it.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE when an argument is NULL; DOCA_ERROR_NO_MEMORY when it cannot be allocated.
+ */
 DOCA_EXPERIMENTAL
 doca_error_t doca_mmap_advise_create(struct doca_dev *dev, struct doca_mmap_advise **mmap_advise);
 
-/* Frees an instance whose context is IDLE. */
+/**
+ * @brief Frees an instance whose context is IDLE.
+ *
+ * @param mmap_advise the instance.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE when it is NULL;
+ * DOCA_ERROR_BAD_STATE when its context is not IDLE.
+ */
 DOCA_EXPERIMENTAL
 doca_error_t doca_mmap_advise_destroy(struct doca_mmap_advise *mmap_advise);
 
-/* The generic context of the instance (NULL for NULL). */
+/**
+ * @brief The generic context of the instance, for doca_ctx_*() and doca_pe_connect_ctx().
+ *
+ * @param mmap_advise the instance.
+ * @return the context, owned by the instance; NULL for NULL.
+ */
 DOCA_EXPERIMENTAL
 struct doca_ctx *doca_mmap_advise_as_ctx(struct doca_mmap_advise *mmap_advise);
 
-/* DOCA_SUCCESS when the device runs invalidate-cache tasks, NOT_SUPPORTED otherwise. */
+/**
+ * @brief Whether a device runs invalidate-cache tasks (every emulated device does).
+ *
+ * @param devinfo the device.
+ * @return DOCA_SUCCESS when it does; DOCA_ERROR_NOT_SUPPORTED when not;
+ * DOCA_ERROR_INVALID_VALUE when @p devinfo is NULL.
+ */
 DOCA_EXPERIMENTAL
 doca_error_t doca_mmap_advise_cap_task_cache_invalidate_is_supported(const struct doca_devinfo *devinfo);
 
-/* Largest buffer, in bytes, that one invalidate-cache task accepts. */
+/**
+ * @brief The largest buffer one invalidate-cache task accepts (the DMA task size limit).
+ *
+ * @param devinfo the device.
+ * @param buf_size receives it, in bytes.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE when an argument is NULL.
+ */
 DOCA_EXPERIMENTAL
 doca_error_t doca_mmap_advise_task_cache_invalidate_get_max_buf_size(const struct doca_devinfo *devinfo,
 								     uint64_t *buf_size);
 
-/* Callbacks and pool size of invalidate-cache tasks; context must be IDLE. */
+/**
+ * @brief Sets the callbacks and the pool size of invalidate-cache tasks; IDLE only.
+ *
+ * @param mmap_advise the instance.
+ * @param completion_cb called for each task that succeeded.
+ * @param error_cb called for each task that failed or was flushed.
+ * @param num_tasks the pool size, 1 or more.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE when an argument is NULL or the count is 0;
+ * DOCA_ERROR_NOT_PERMITTED when the context is not IDLE.
+ */
 DOCA_EXPERIMENTAL
 doca_error_t doca_mmap_advise_task_invalidate_cache_set_conf(
 	struct doca_mmap_advise *mmap_advise,
@@ -67,23 +123,52 @@ doca_error_t doca_mmap_advise_task_invalidate_cache_set_conf(
 	doca_mmap_advise_task_invalidate_cache_completion_cb_t error_cb,
 	uint32_t num_tasks);
 
-/* Takes a task from the pool (context RUNNING) and points it at `buf`. */
+/**
+ * @brief Takes a task from the pool of a RUNNING instance and points it at a buffer.
+ *
+ * The buffer is checked when the task runs; a bad one fails the task with
+ * DOCA_ERROR_INVALID_VALUE through its error callback.
+ *
+ * @param mmap_advise the instance.
+ * @param buf the buffer whose memory the CPU is about to read.
+ * @param user_data handed to the task's callbacks.
+ * @param task receives the task, owned by the application until submitted.
+ * @return DOCA_SUCCESS; DOCA_ERROR_INVALID_VALUE when @p mmap_advise or @p task is NULL;
+ * DOCA_ERROR_BAD_STATE when the context is not RUNNING;
+ * DOCA_ERROR_NO_MEMORY when every task of the pool is allocated.
+ */
 DOCA_EXPERIMENTAL
 doca_error_t doca_mmap_advise_task_invalidate_cache_alloc_init(struct doca_mmap_advise *mmap_advise,
 							       struct doca_buf *buf,
 							       union doca_data user_data,
 							       struct doca_mmap_advise_task_invalidate_cache **task);
 
-/* Generic view used with doca_task_submit, doca_task_free and friends. */
+/**
+ * @brief The generic view of the task, for doca_task_submit(), doca_task_free() and the rest.
+ *
+ * @param task the task.
+ * @return the same task as struct doca_task; NULL for NULL.
+ */
 DOCA_EXPERIMENTAL
 struct doca_task *doca_mmap_advise_task_invalidate_cache_as_doca_task(
 	struct doca_mmap_advise_task_invalidate_cache *task);
 
-/* Replace the buffer of a task that is not in flight. */
+/**
+ * @brief Replaces the buffer of a task that is not in flight.
+ *
+ * @param task the task; NULL is ignored.
+ * @param buf the new buffer.
+ */
 DOCA_EXPERIMENTAL
 void doca_mmap_advise_task_invalidate_cache_set_buf(struct doca_mmap_advise_task_invalidate_cache *task,
 						    struct doca_buf *buf);
 
+/**
+ * @brief The buffer stored in a task.
+ *
+ * @param task the task.
+ * @return the buffer, possibly NULL; NULL for NULL.
+ */
 DOCA_EXPERIMENTAL
 struct doca_buf *doca_mmap_advise_task_invalidate_cache_get_buf(
 	const struct doca_mmap_advise_task_invalidate_cache *task);

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""tools/gen-env-man.py README.md OUT - softdoca-env(7) from the README.
+"""tools/gen-env-man.py docs/environment.md OUT - softdoca-env(7) from the docs.
 
-The README's "Environment variables" table is the one list of softdoca's
-knobs; the manual page is generated from it at build time so the two never
-disagree.  Each row `| `NAME` | default | effect |` becomes one entry.
+The table of docs/environment.md is the one list of softdoca's knobs; the
+manual page is generated from it at build time so the two never disagree.
+Each row `| `NAME` | default | effect |` becomes one entry.  A man reader has
+no README, so a row that sends the reader to a README section ("see
+Devices") is refused: name a file of docs/ instead.
 """
 import re
 import sys
@@ -26,15 +28,17 @@ def roff_text(text):
     return line
 
 
-def rows(readme):
-    lines = open(readme, encoding='utf-8').read().splitlines()
-    inside = False
-    for line in lines:
-        if line.startswith('## '):
-            inside = line.strip() == '## Environment variables'
+# "(see Devices)", "see the README": pointers a manual page cannot follow
+README_POINTER = re.compile(r'\(see [A-Z][a-z]+[^)]*\)|README')
+
+
+def rows(table_file):
+    for line in open(table_file, encoding='utf-8').read().splitlines():
+        if not line.startswith('| `'):
             continue
-        if not inside or not line.startswith('| `'):
-            continue
+        if README_POINTER.search(line):
+            sys.exit('gen-env-man.py: a row points to a README section a man reader does not have: '
+                     + line[:80])
         cells = [c.strip() for c in line.strip().strip('|').split('|')]
         if len(cells) < 3:
             continue
@@ -43,12 +47,12 @@ def rows(readme):
 
 
 def main():
-    readme, out = sys.argv[1], sys.argv[2]
-    entries = list(rows(readme))
+    table_file, out = sys.argv[1], sys.argv[2]
+    entries = list(rows(table_file))
     if not entries:
-        sys.exit('gen-env-man.py: no rows in the README\'s "Environment variables" table')
+        sys.exit('gen-env-man.py: no rows in the table of ' + table_file)
     with open(out, 'w', encoding='utf-8') as f:
-        f.write('.\\" Generated from README.md ("Environment variables") by tools/gen-env-man.py.\n')
+        f.write('.\\" Generated from docs/environment.md by tools/gen-env-man.py.\n')
         f.write('.TH SOFTDOCA-ENV 7 "" "softdoca" "softdoca"\n')
         f.write('.SH NAME\nsoftdoca-env \\- environment variables that change how softdoca behaves\n')
         f.write('.SH DESCRIPTION\n')
@@ -62,7 +66,7 @@ def main():
             f.write('Default: %s.\n.br\n%s\n' % (roff_text(default), roff_text(effect)))
         f.write('.SH SEE ALSO\n')
         f.write('.BR softdoca-caps (1),\n.BR softdoca-bench (1),\n.BR doca_caps (1),\n.BR doca_bench (1);\n')
-        f.write('the README and docs/ in the softdoca documentation folder '
+        f.write('docs/environment.md and the rest of docs/ in the softdoca documentation folder '
                 '(<prefix>/share/doc/softdoca).\n')
 
 

@@ -41,7 +41,7 @@ esac
 conf_dir=$destdir/etc/ld.so.conf.d
 if [ -z "$destdir" ] && [ "$(id -u)" != 0 ]; then
 	echo "softdoca: not root, so $libdir is not registered with the dynamic linker"
-	echo "softdoca: (programs built against it need a run path or LD_LIBRARY_PATH; see the README, \"Installing\")"
+	echo "softdoca: (programs built against it need a run path or LD_LIBRARY_PATH; see docs/building.md in the softdoca documentation)"
 	[ "$mode" = enabled ] && exit 1
 	exit 0
 fi

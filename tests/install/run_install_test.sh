@@ -187,6 +187,7 @@ check_installed_tools() {
 check_installed_docs() {
 	local doc=$prefix/share/doc/softdoca man=$prefix/share/man f missing=() dir var
 	for f in README.md docs/decisions.md docs/differences.md docs/topology.md docs/ci.md docs/doca-tools.md \
+		docs/environment.md \
 		docs/ci/Dockerfile; do
 		[ -f "$doc/$f" ] || missing+=("$f")
 	done
@@ -205,16 +206,15 @@ check_installed_docs() {
 	else
 		fail "install: softdoca-caps --help points at the installed documentation (got '$dir')"
 	fi
-	# softdoca-env(7) lists every variable of the README's table.
+	# softdoca-env(7) lists every variable of the table of docs/environment.md.
 	missing=()
-	for var in $(awk '/^## Environment variables/ {on = 1; next} /^## / {on = 0} on' "$root/README.md" |
-		grep -o '^| `SOFTDOCA_[A-Z_]*`' | tr -d '|` '); do
+	for var in $(grep -o '^| `SOFTDOCA_[A-Z_]*`' "$root/docs/environment.md" | tr -d '|` '); do
 		grep -q "^\.B $var\$" "$man/man7/softdoca-env.7" || missing+=("$var")
 	done
 	if [ ${#missing[@]} -eq 0 ]; then
-		pass "install: softdoca-env(7) lists every variable of the README's environment table"
+		pass "install: softdoca-env(7) lists every variable of docs/environment.md"
 	else
-		fail "install: softdoca-env(7) lists every variable of the README's environment table (missing: ${missing[*]})"
+		fail "install: softdoca-env(7) lists every variable of docs/environment.md (missing: ${missing[*]})"
 	fi
 	if command -v groff >/dev/null; then
 		local warn=""

@@ -48,7 +48,7 @@
 #define BENCH_PARSE_MAX_SIZE (1024 * GIB)
 #define BENCH_SIDE_CAP (32 * MIB) /* bytes of sources (and of destinations) per thread */
 
-/* Exit status of the bench (documented in the README, --help and the man pages). */
+/* Exit status of the bench (documented in docs/benchmarks.md, --help and the man pages). */
 enum bench_exit {
 	BENCH_EXIT_OK = 0,
 	BENCH_EXIT_USAGE = 1,

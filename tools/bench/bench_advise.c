@@ -8,7 +8,7 @@
  *           fits in one message;
  *   memcpy  a plain CPU copy (local memory), or process_vm_readv when the
  *           source is in another process (--mem remote).
- * The rule (also in the README and softdoca-bench(1)):
+ * The rule (also in docs/benchmarks.md and softdoca-bench(1)):
  *   1. DMA is recommended when it reaches at least ADVISE_DMA_MARGIN of the
  *      fastest candidate's bytes per second: it is asynchronous (the copy
  *      can run beside the program's own work) and it is the one path that
