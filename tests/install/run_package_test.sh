@@ -2,6 +2,8 @@
 # tests/install/run_package_test.sh - softdoca's Debian packages, built,
 # installed and removed on this machine as a DOCA user would (root only).
 #
+#   0. -Ddoca_layout=true, the option the packages are built with, refuses a
+#      libdir other than DOCA's lib/<triplet> (any user);
 #   1. dpkg-buildpackage builds softdoca-runtime, softdoca-dev and
 #      softdoca-tools from a copy of the tree (no tests, no benchmarks), and
 #      lintian finds no error and no warning in them (where it is installed);
@@ -268,8 +270,26 @@ check_purge() {
 	fi
 }
 
+# -Ddoca_layout=true, which debian/rules builds with, refuses a libdir that
+# is not DOCA's lib/<triplet> and says what to pass (needs no root).
+check_layout_option() {
+	local dir
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-layout.XXXXXX")
+	if meson setup "$dir/build" "$root" -Ddoca_layout=true --libdir=lib64 -Dtests=false -Dbench=false \
+		>"$dir/setup.log" 2>&1; then
+		fail "-Ddoca_layout=true refuses --libdir=lib64 (meson setup succeeded)"
+	elif grep -q "add --libdir=lib/$(gcc -print-multiarch 2>/dev/null)" "$dir/setup.log"; then
+		pass "-Ddoca_layout=true refuses --libdir=lib64 and names DOCA's lib/<triplet>"
+	else
+		fail "-Ddoca_layout=true refuses --libdir=lib64 and names DOCA's lib/<triplet>:"
+		tail -n 5 "$dir/setup.log" | sed 's/^/    | /'
+	fi
+	rm -rf "$dir"
+}
+
 main() {
 	local libdir
+	check_layout_option
 	preconditions
 	work=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-package.XXXXXX")
 	trap cleanup EXIT
