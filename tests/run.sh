@@ -15,6 +15,11 @@
 #             both flavours, run the installed tools and an installed
 #             example with an empty environment, check the installed docs
 #             and the docs/ci.md Dockerfile (tests/install/run_install_test.sh)
+#   packages  build the Debian packages (debian/), refuse to install them
+#             over a fake NVIDIA DOCA, install them, build and run examples/
+#             with DOCA's documented PKG_CONFIG_PATH, run the tools from
+#             /opt/mellanox/doca/tools, purge them and check nothing is left
+#             (tests/install/run_package_test.sh; root only, else skipped)
 #   abi       exported-symbol check of the libraries (tests/abi/check_symbols.sh)
 #   bench     dma_bench --quick as a functional smoke run (no timing checks)
 #   fuzz      the libFuzzer targets (export-descriptor import, programs of
@@ -41,7 +46,7 @@ cd "$root" || exit 1
 
 mapfile -t packages < <(grep -Ev '^(#|$)' "$root/tools/test-packages.txt")
 jobs=$(nproc 2>/dev/null || echo 2)
-all_steps=(gcc release asan valgrind install abi bench fuzz samples)
+all_steps=(gcc release asan valgrind install packages abi bench fuzz samples)
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=("${all_steps[@]}")
 
@@ -287,6 +292,11 @@ step_valgrind() {
 step_install() {
 	banner "install test"
 	record_lines "" < <("$root/tests/install/run_install_test.sh" 2>&1)
+}
+
+step_packages() {
+	banner "Debian packages: build, refuse, install, use, purge"
+	record_lines "" < <("$root/tests/install/run_package_test.sh" 2>&1)
 }
 
 step_abi() {

@@ -22,7 +22,11 @@ def roff_text(text):
         else:
             out.append(part)
     line = ''.join(out)
-    line = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', line)  # links: keep the words
+    # The page stands alone: a pointer into the README ("(see Devices)", a
+    # link to one of its sections) means nothing to a man reader, so it goes;
+    # other links keep their words.
+    line = re.sub(r'\s*\(see [^()]*\)', '', line)
+    line = re.sub(r'\[([^\]]*)\]\([^)]*\)', r'\1', line)
     if line.startswith(('.', "'")):
         line = '\\&' + line
     return line
@@ -65,9 +69,11 @@ def main():
             f.write('.TP\n.B %s\n' % name)
             f.write('Default: %s.\n.br\n%s\n' % (roff_text(default), roff_text(effect)))
         f.write('.SH SEE ALSO\n')
-        f.write('.BR softdoca-caps (1),\n.BR softdoca-bench (1),\n.BR doca_caps (1),\n.BR doca_bench (1);\n')
+        f.write('.BR softdoca-caps (1),\n.BR softdoca-bench (1),\n.BR softdoca-trace (1),\n'
+                '.BR doca_caps (1),\n.BR doca_bench (1);\n')
         f.write('docs/environment.md and the rest of docs/ in the softdoca documentation folder '
-                '(<prefix>/share/doc/softdoca).\n')
+                '(share/doc/softdoca under the installation prefix; /usr/share/doc/softdoca '
+                'with the Debian packages).\n')
 
 
 if __name__ == '__main__':

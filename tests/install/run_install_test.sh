@@ -191,7 +191,8 @@ check_installed_docs() {
 		docs/ci/Dockerfile; do
 		[ -f "$doc/$f" ] || missing+=("$f")
 	done
-	for f in man1/softdoca-caps.1 man1/softdoca-bench.1 man1/doca_caps.1 man1/doca_bench.1 man7/softdoca-env.7; do
+	for f in man1/softdoca-caps.1 man1/softdoca-bench.1 man1/softdoca-trace.1 man1/doca_caps.1 man1/doca_bench.1 \
+		man7/softdoca-env.7; do
 		[ -f "$man/$f" ] || missing+=("$f")
 	done
 	if [ ${#missing[@]} -eq 0 ]; then

@@ -4,9 +4,12 @@
 # diagnosis and a fix).  The real version comes from the build (argument 2);
 # the fake pieces say 0.1.0001, which no install is.
 #
-#   caps_check.sh CAPS VERSION INCLUDE_DIR LIBDOCA_COMMON LIBDOCA_DMA FAKE_COMMON
+#   caps_check.sh CAPS VERSION INCLUDE_DIR LIBDOCA_COMMON LIBDOCA_DMA FAKE_COMMON INSTALL_LIBDIR
+# (INSTALL_LIBDIR: the libdir this build installs into, which the hints name.)
 . "$(dirname "$0")/lib.sh"
 CAPS=$1 VERSION=$2 INCLUDE=$(realpath "$3") LIBCOMMON=$(realpath "$4") LIBDMA=$(realpath "$5") FAKE=$(realpath "$6")
+INSTALL_LIBDIR=$7
+TMP=$(realpath "$TMP")
 FAKE_VERSION=0.1.0001
 export PKG_CONFIG_LIBDIR="$TMP/no-system-pc" # only the fake installs' .pc files count
 mkdir -p "$PKG_CONFIG_LIBDIR"
@@ -89,24 +92,44 @@ check runtime 3 "$TMP/good" "$TMP/lib/lib"
 has runtime out "^PROBLEM 1: a program linked against .* loads .*fake_doca_common.* \(DOCA $FAKE_VERSION\) at run time, through LD_LIBRARY_PATH$"
 has runtime out "^  fix: put $TMP/good/lib first in LD_LIBRARY_PATH"
 
-# 6. No .pc file at all.
+# 6. No .pc file at all.  The fix names the folders of the tool's own
+# install, not a pattern: the libdir it was built for while it runs from the
+# build tree...
 run none 3 env PKG_CONFIG_PATH="$TMP/empty" "$CAPS" --check
 has none out "^PROBLEM 1: pkg-config finds no doca-common module$"
-has none out "^  fix: add the directory holding doca-common.pc to PKG_CONFIG_PATH"
+has none out "^  fix: add the folder holding doca-common.pc to PKG_CONFIG_PATH; for the install this tool belongs to \(once installed there\):$"
+has none out "^       host flavour: export PKG_CONFIG_PATH=$INSTALL_LIBDIR/pkgconfig$"
+has none out "^       DPU flavour:  export PKG_CONFIG_PATH=$INSTALL_LIBDIR/pkgconfig-dpu:$INSTALL_LIBDIR/pkgconfig$"
+hasnt none out "<prefix>|<triplet>"
+# ... and the folder of the libdoca_common it runs with once that holds the .pc files.
+run none_installed 3 env PKG_CONFIG_PATH="$TMP/empty" LD_PRELOAD="$TMP/good/lib/libdoca_common.so $LIBDMA" \
+	"$CAPS" --check
+has none_installed out "^  fix: add the folder holding doca-common.pc to PKG_CONFIG_PATH; for the install this tool belongs to:$"
+has none_installed out "^       host flavour: export PKG_CONFIG_PATH=$TMP/good/lib/pkgconfig$"
 
-# 7. A consistent install of another version: only this tool differs.
+# 7. A consistent install of another version: only this tool differs; the
+# fix names that install's own softdoca-caps (in DOCA's tools/ folder here).
 install "$TMP/other" "$FAKE_VERSION" "$FAKE" "$FAKE"
 set_header_version "$TMP/other" 0 1 1
+mkdir -p "$TMP/other/tools"
+printf '#!/bin/sh\n' >"$TMP/other/tools/softdoca-caps"
+chmod +x "$TMP/other/tools/softdoca-caps"
 check other 3 "$TMP/other" "$TMP/other/lib"
 has other out "^PROBLEM 1: this softdoca-caps is softdoca $VERSION, the install pkg-config points at is $FAKE_VERSION$"
-has other out "^  fix: run the softdoca-caps of that install"
+has other out "^  fix: run the softdoca-caps of that install \($TMP/other/tools/softdoca-caps\)"
 hasnt other out "^PROBLEM 2"
 
-# 8. Nothing on the loader's path (unless this machine has DOCA in its ld.so cache).
+# 8. A libdir the loader does not know (unless this machine has DOCA in its
+# ld.so cache): programs built with meson carry a run path to it, so it is a
+# note with the fix, and the install is judged sound (exit 0).
 if ! /sbin/ldconfig -p 2>/dev/null | grep -q 'libdoca_common\.so\.'; then
-	check noload 3 "$TMP/good"
-	has noload out "^PROBLEM 1: a program built against $TMP/good/lib will not start: the dynamic loader cannot find libdoca_common.so.3$"
-	has noload out "^  fix: run it with LD_LIBRARY_PATH=$TMP/good/lib"
+	check noload 0 "$TMP/good"
+	has noload out "^  run time    libdoca_common.so.3 not in the loader's configuration; programs reach it through their run path$"
+	has noload out "^NOTE 1: $TMP/good/lib is not registered with the dynamic loader"
+	has noload out "^  fix \(for those\): link with -Wl,-rpath,$TMP/good/lib, or register the folder as root:$"
+	has noload out "^       echo $TMP/good/lib > /etc/ld.so.conf.d/softdoca.conf && ldconfig$"
+	has noload out "^OK: pkg-config, headers, libraries and this tool all say DOCA $VERSION$"
+	hasnt noload out "^PROBLEM"
 fi
 
 run help 0 "$CAPS" --help

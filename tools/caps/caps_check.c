@@ -17,8 +17,10 @@
  *   this tool   the softdoca version softdoca-caps was built as.
  *
  * Each is printed with where it came from; every disagreement is printed
- * with what to change.  Exit status: 0 all agree, 3 something is missing
- * or differs.
+ * with what to change.  A library folder the loader does not know is a
+ * note, not a problem: programs built with meson carry a run path to it.
+ * The hints name the folders of the install this tool belongs to.  Exit
+ * status: 0 all agree (notes or not), 3 something is missing or differs.
  */
 #include <dirent.h>
 #include <dlfcn.h>
@@ -29,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <doca_version.h>
 
@@ -107,6 +110,34 @@ static void cc_problem(const char *fmt, ...)
 	snprintf(cc_problem_text + used, sizeof(cc_problem_text) - used, "\n");
 }
 
+/*
+ * A note: something a program may trip over, which does not stop programs
+ * built the usual way (meson) from building and running; it does not
+ * change the exit status.
+ */
+static int cc_notes;
+static char cc_note_text[4096];
+
+static void cc_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void cc_note(const char *fmt, ...)
+{
+	size_t used = strlen(cc_note_text);
+	va_list ap;
+
+	cc_notes++;
+	if (used >= sizeof(cc_note_text) - 1)
+		return;
+	used += (size_t)snprintf(cc_note_text + used, sizeof(cc_note_text) - used, "\nNOTE %d: ", cc_notes);
+	if (used >= sizeof(cc_note_text) - 1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(cc_note_text + used, sizeof(cc_note_text) - used, fmt, ap);
+	va_end(ap);
+	used = strlen(cc_note_text);
+	snprintf(cc_note_text + used, sizeof(cc_note_text) - used, "\n");
+}
+
 /* One problem: what is wrong, then on its own line what to change. */
 #define CC_PROBLEM(what, fix, ...) cc_problem(what "\n  fix: " fix, __VA_ARGS__)
 
@@ -155,6 +186,48 @@ static void cc_read_module(struct cc_module *m)
 		snprintf(m->pc_file, sizeof(m->pc_file), "%.*s/doca-%s.pc", PATH_MAX - 32, text, m->name);
 	if (cc_pkg_config("--variable=libdir", m->name, text, sizeof(text)))
 		snprintf(m->libdir, sizeof(m->libdir), "%s", text);
+}
+
+/* ---- where this tool's own install is ---- */
+
+static bool cc_file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+
+#ifndef SD_INSTALL_LIBDIR
+#define SD_INSTALL_LIBDIR "/usr/local/lib"
+#endif
+
+/*
+ * The libdir of the install this tool belongs to, for the hints: the
+ * folder of the libdoca_common it runs with when that folder holds the
+ * .pc files (an installed tool), else the libdir it was built for.
+ * `installed` says whether doca-common.pc is really there.
+ */
+static void cc_own_libdir(char *out, size_t len, bool *installed)
+{
+	char dir[PATH_MAX], pc[PATH_MAX + 32];
+	Dl_info info;
+
+	if (dladdr((void *)doca_version_runtime, &info) != 0 && info.dli_fname != NULL) {
+		snprintf(dir, sizeof(dir), "%s", info.dli_fname);
+		char *slash = strrchr(dir, '/');
+		if (slash != NULL) {
+			*slash = '\0';
+			snprintf(pc, sizeof(pc), "%s/pkgconfig/doca-common.pc", dir);
+			if (cc_file_exists(pc) && realpath(dir, out) != NULL) {
+				*installed = true;
+				return;
+			}
+		}
+	}
+	snprintf(out, len, "%s", SD_INSTALL_LIBDIR);
+	snprintf(pc, sizeof(pc), "%.*s/pkgconfig/doca-common.pc", PATH_MAX - 1, out);
+	*installed = cc_file_exists(pc);
 }
 
 /* ---- headers ---- */
@@ -211,13 +284,6 @@ static bool cc_header_version(const char *path, struct cc_version *v)
 		return true;
 	snprintf(line, sizeof(line), "%ld.%ld.%04ld", major, minor, patch);
 	return cc_parse_version(line, v);
-}
-
-static bool cc_file_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /*
@@ -413,15 +479,26 @@ static void cc_report_modules(void)
 	}
 }
 
+/* pkg-config does not know doca-<name>: name the folders of this tool's own install. */
+static void cc_problem_no_module(const char *name)
+{
+	char libdir[PATH_MAX];
+	bool installed = false;
+
+	cc_own_libdir(libdir, sizeof(libdir), &installed);
+	CC_PROBLEM("pkg-config finds no doca-%s module",
+		   "add the folder holding doca-%s.pc to PKG_CONFIG_PATH; for the install this tool belongs to%s:\n"
+		   "       host flavour: export PKG_CONFIG_PATH=%s/pkgconfig\n"
+		   "       DPU flavour:  export PKG_CONFIG_PATH=%s/pkgconfig-dpu:%s/pkgconfig",
+		   name, name, installed ? "" : " (once installed there)", libdir, libdir, libdir);
+}
+
 static void cc_check_modules(const struct cc_version *want)
 {
 	for (size_t i = 0; i < CC_NMOD; i++) {
 		struct cc_module *m = &cc_modules[i];
 		if (!m->found && m->required)
-			CC_PROBLEM("pkg-config finds no doca-%s module",
-				   "add the directory holding doca-%s.pc to PKG_CONFIG_PATH: <prefix>/lib/<triplet>/"
-				   "pkgconfig for the host flavour, <prefix>/lib/<triplet>/pkgconfig-dpu for the DPU one",
-				   m->name, m->name);
+			cc_problem_no_module(m->name);
 		else if (m->found && want->known && !cc_same(&m->pc, want))
 			CC_PROBLEM("%s says DOCA %s, doca-common.pc says %s",
 				   "the .pc files come from two installs: remove the stale one, or order PKG_CONFIG_PATH so "
@@ -460,6 +537,25 @@ static void cc_check_libraries(const struct cc_version *want)
 	}
 }
 
+/*
+ * libdir is not in the loader's configuration.  Programs built with meson
+ * carry a run path to a dependency's libdir outside the system folders, so
+ * they start anyway; only a program linked without one (a hand-written
+ * cc command line) does not.  That is worth a note with the fix, not a
+ * problem: nothing is wrong with the install.
+ */
+static void cc_note_unregistered(const char *libdir, const char *soname)
+{
+	printf("  run time    %s not in the loader's configuration; programs reach it through their run path\n",
+	       soname);
+	cc_note("%s is not registered with the dynamic loader (no ld.so.conf entry, not in LD_LIBRARY_PATH).\n"
+		"  Programs built with meson carry a run path to it and start; a program linked by hand\n"
+		"  without -Wl,-rpath,%s stops with \"cannot open shared object file: %s\".\n"
+		"  fix (for those): link with -Wl,-rpath,%s, or register the folder as root:\n"
+		"       echo %s > /etc/ld.so.conf.d/softdoca.conf && ldconfig",
+		libdir, libdir, soname, libdir, libdir);
+}
+
 static void cc_check_loader(const struct cc_version *want)
 {
 	const struct cc_module *common = &cc_modules[0];
@@ -472,11 +568,7 @@ static void cc_check_loader(const struct cc_version *want)
 	if (realpath(common->lib, libdir_file) == NULL)
 		snprintf(libdir_file, sizeof(libdir_file), "%s", common->lib);
 	if (!cc_loader_finds(soname, found, sizeof(found), &how)) {
-		printf("  run time    %s not found by the dynamic loader\n", soname);
-		CC_PROBLEM("a program built against %s will not start: the dynamic loader cannot find %s",
-			   "run it with LD_LIBRARY_PATH=%s, link it with -Wl,-rpath,%s, or add %s to a file in "
-			   "/etc/ld.so.conf.d and run ldconfig",
-			   common->libdir, soname, common->libdir, common->libdir, common->libdir);
+		cc_note_unregistered(common->libdir, soname);
 		return;
 	}
 	why[0] = '\0';
@@ -489,6 +581,26 @@ static void cc_check_loader(const struct cc_version *want)
 			   libdir_file, found, v.text, how, common->libdir, common->libdir);
 }
 
+/* The softdoca-caps of the install pkg-config points at: <prefix>/tools or <prefix>/bin. */
+static void cc_tool_of_install(char *out, size_t len)
+{
+	static const char *const dirs[] = {"tools", "bin"};
+	char prefix[PATH_MAX], candidate[PATH_MAX + 32];
+
+	if (!cc_pkg_config("--variable=prefix", "common", prefix, sizeof(prefix)) || prefix[0] == '\0') {
+		snprintf(out, len, "its bin/softdoca-caps");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(candidate, sizeof(candidate), "%s/%s/softdoca-caps", prefix, dirs[i]);
+		if (access(candidate, X_OK) == 0) {
+			snprintf(out, len, "%s", candidate);
+			return;
+		}
+	}
+	snprintf(out, len, "none in bin/ or tools/ of %.*s: that install may not be softdoca", (int)(len / 2), prefix);
+}
+
 static void cc_check_tool(const struct cc_version *want)
 {
 	struct cc_version tool, runtime;
@@ -497,11 +609,17 @@ static void cc_check_tool(const struct cc_version *want)
 	cc_parse_version(doca_version_runtime(), &runtime);
 	printf("  this tool   softdoca-caps %s, running with libdoca_common %s\n", SD_TOOLS_VERSION,
 	       doca_version_runtime());
-	if (want->known && !cc_same(&tool, want))
+	if (want->known && !cc_same(&tool, want)) {
+		char other[PATH_MAX + 32], libdir[PATH_MAX];
+		bool installed = false;
+
+		cc_tool_of_install(other, sizeof(other));
+		cc_own_libdir(libdir, sizeof(libdir), &installed);
 		CC_PROBLEM("this softdoca-caps is softdoca %s, the install pkg-config points at is %s",
-			   "run the softdoca-caps of that install (<prefix>/bin/softdoca-caps), or point PKG_CONFIG_PATH "
-			   "at the install this tool belongs to",
-			   SD_TOOLS_VERSION, want->text);
+			   "run the softdoca-caps of that install (%s), or point PKG_CONFIG_PATH at the install this "
+			   "tool belongs to (%s/pkgconfig)",
+			   SD_TOOLS_VERSION, want->text, other, libdir);
+	}
 }
 
 int caps_check_run(void)
@@ -543,6 +661,7 @@ int caps_check_run(void)
 	cc_check_libraries(want);
 	cc_check_loader(want);
 	cc_check_tool(want);
+	fputs(cc_note_text, stdout);
 	fputs(cc_problem_text, stdout);
 	if (cc_problems == 0) {
 		printf("\nOK: pkg-config, headers, libraries and this tool all say DOCA %s\n", want->text);
