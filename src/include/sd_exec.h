@@ -137,6 +137,15 @@ struct sd_task_ops {
 	 * its own: the hook compiles to one indirect jump.
 	 */
 	void (*invoke)(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud, void (*cb)(void));
+	/*
+	 * Optional, with on_submit: may the task be queued now?  Asked by the
+	 * submit calls before anything changes; a refusal is the submit's
+	 * result and the task stays with the application (a Comch producer's
+	 * send answers DOCA_ERROR_AGAIN while its consumer has no buffer
+	 * posted).  The hook logs the rules it enforces; AGAIN is back-pressure
+	 * and logs nothing.
+	 */
+	doca_error_t (*admit)(struct doca_task *task);
 	/* Whether an execution failure of this type stops the context. */
 	bool failure_is_fatal;
 };
