@@ -246,5 +246,6 @@ const struct sd_task_ops sd_fp_send_ops = {
 	.admit = sd_fp_send_admit,
 	.cancel = sd_fp_send_cancel,
 	.invoke = sd_fp_send_invoke,
+	.outcome_survives_stop = true,
 	.failure_is_fatal = false,
 };

@@ -146,6 +146,13 @@ struct sd_task_ops {
 	 * and logs nothing.
 	 */
 	doca_error_t (*admit)(struct doca_task *task);
+	/*
+	 * With on_submit: the engine settles the task at submit (its bytes
+	 * left, as a card's send once posted), so a stop reports that outcome
+	 * rather than DOCA_ERROR_SHUTDOWN.  Tasks the engine still holds must
+	 * have their early status set by the library's on_stopping.
+	 */
+	bool outcome_survives_stop;
 	/* Whether an execution failure of this type stops the context. */
 	bool failure_is_fatal;
 };
