@@ -4,7 +4,9 @@
  * into buffers a consumer on the DPU side (the server's connection) posted,
  * everything on the Comch pair's one progress engine.  A job is one
  * receive completed by the consumer; each completed receive is posted
- * again at once, so up to COMCH_FP_WINDOW buffers wait for data.
+ * again at once, so up to COMCH_FP_WINDOW buffers wait for data.  The
+ * producer sends from as many source buffers in turn, so both sides touch
+ * a working set of window x job size, as the DMA measurement does.
  *
  * The functions come from libdoca_comch opened at run time; a library
  * without them reports the method as n/a.
@@ -67,7 +69,8 @@ struct fp_run {
 	struct fp_side cside, pside;
 	struct doca_comch_consumer *consumer;
 	struct doca_comch_producer *producer;
-	struct doca_buf *src;
+	struct doca_buf *src[COMCH_FP_WINDOW];
+	uint32_t next_src;
 	struct doca_comch_producer_task_send *held; /* a send refused with AGAIN, to submit again */
 	size_t size;
 	uint32_t window;
@@ -118,11 +121,12 @@ static void fp_received(struct doca_comch_consumer_task_post_recv *task, union d
 	(void)tud;
 	(void)cud;
 	f->recv_ticks = bench_ticks_fenced();
-	f->received++;
+	/* One producer, receives in order: message k came from source k mod window. */
 	if (f->verify && (doca_buf_get_data(buf, &data) != DOCA_SUCCESS ||
 			  doca_buf_get_data_len(buf, &len) != DOCA_SUCCESS || len != f->size ||
-			  memcmp(data, f->pside.mem, len) != 0))
+			  memcmp(data, f->pside.mem + (size_t)(f->received % f->window) * f->size, len) != 0))
 		f->bad++;
+	f->received++;
 	/* Lend the buffer again at once, as a receive loop on a card does. */
 	if (f->stopping || doca_buf_reset_data_len(buf) != DOCA_SUCCESS ||
 	    doca_task_submit(f->api.recv_as_task(task)) != DOCA_SUCCESS)
@@ -211,11 +215,11 @@ static bool fp_setup(struct fp_run *f, char *why, size_t why_len)
 	struct doca_ctx *cctx, *pctx;
 
 	if (!fp_side_init(&f->cside, f->link.server_dev, (size_t)f->window * f->size, f->window + 1) ||
-	    !fp_side_init(&f->pside, f->link.client_dev, f->size, 2)) {
+	    !fp_side_init(&f->pside, f->link.client_dev, (size_t)f->window * f->size, f->window + 1)) {
 		snprintf(why, why_len, "n/a: cannot set up the fast path's memory");
 		return false;
 	}
-	bench_fill_pattern(f->pside.mem, f->size, 0);
+	bench_fill_pattern(f->pside.mem, (size_t)f->window * f->size, 0);
 	if (f->api.consumer_create(f->link.server_conn, f->cside.mmap, &f->consumer) != DOCA_SUCCESS ||
 	    f->api.producer_create(f->link.client_conn, &f->producer) != DOCA_SUCCESS) {
 		snprintf(why, why_len, "n/a: cannot create a consumer and a producer");
@@ -227,12 +231,16 @@ static bool fp_setup(struct fp_run *f, char *why, size_t why_len)
 	    f->api.recv_set_conf(f->consumer, fp_received, fp_recv_failed, f->window) != DOCA_SUCCESS ||
 	    f->api.send_set_conf(f->producer, fp_sent, fp_send_failed, f->window) != DOCA_SUCCESS ||
 	    doca_ctx_start(cctx) != DOCA_ERROR_IN_PROGRESS || doca_ctx_start(pctx) != DOCA_SUCCESS ||
-	    !fp_wait(f, cctx, DOCA_CTX_STATE_RUNNING, true) || !fp_post_all(f) ||
-	    doca_buf_inventory_buf_get_by_data(f->pside.inv, f->pside.mmap, f->pside.mem, f->size, &f->src) !=
-		    DOCA_SUCCESS) {
+	    !fp_wait(f, cctx, DOCA_CTX_STATE_RUNNING, true) || !fp_post_all(f)) {
 		snprintf(why, why_len, "n/a: the consumer or the producer did not start");
 		return false;
 	}
+	for (uint32_t i = 0; i < f->window; i++)
+		if (doca_buf_inventory_buf_get_by_data(f->pside.inv, f->pside.mmap, f->pside.mem + (size_t)i * f->size,
+						       f->size, &f->src[i]) != DOCA_SUCCESS) {
+			snprintf(why, why_len, "n/a: no source buffers");
+			return false;
+		}
 	return true;
 }
 
@@ -257,8 +265,9 @@ static void fp_teardown(struct fp_run *f)
 		fp_stop(f, f->api.consumer_as_ctx(f->consumer));
 		(void)f->api.consumer_destroy(f->consumer);
 	}
-	if (f->src != NULL)
-		(void)doca_buf_dec_refcount(f->src, NULL);
+	for (uint32_t i = 0; i < f->window; i++)
+		if (f->src[i] != NULL)
+			(void)doca_buf_dec_refcount(f->src[i], NULL);
 	fp_side_fini(&f->cside);
 	fp_side_fini(&f->pside);
 }
@@ -271,7 +280,8 @@ static bool fp_send_one(struct fp_run *f)
 	doca_error_t err;
 
 	if (f->held == NULL) {
-		err = f->api.send_alloc_init(f->producer, f->src, NULL, 0, *f->link.consumer_id, &f->held);
+		err = f->api.send_alloc_init(f->producer, f->src[f->next_src], NULL, 0, *f->link.consumer_id,
+					     &f->held);
 		if (err != DOCA_SUCCESS) {
 			f->held = NULL;
 			if (err != DOCA_ERROR_NO_MEMORY)
@@ -287,6 +297,7 @@ static bool fp_send_one(struct fp_run *f)
 		f->errors++;
 	} else {
 		f->sent++;
+		f->next_src = (f->next_src + 1) % f->window;
 	}
 	f->held = NULL;
 	return err == DOCA_SUCCESS;
