@@ -90,6 +90,40 @@ static void a_message_lands_in_the_posted_buffer_with_its_immediate_data(void)
 	tear_down();
 }
 
+static void the_host_side_consumes_what_the_dpu_side_produces(void)
+{
+	struct doca_comch_producer_task_send *t;
+	struct fp_mem hmem, dmem;
+	uint32_t cid = 0;
+
+	REQUIRE(pair_up("reverse"));
+	/* The other direction: the client (host side) lends, the server (DPU side) writes. */
+	REQUIRE(fp_mem_init(&hmem, cli.dev, 8192) && fp_mem_init(&dmem, srv.dev, 8192));
+	REQUIRE(fp_consumer_setup(&cons, cli.conn, &hmem, 2, 0));
+	CHECK_ERR(doca_ctx_start(cons.ctx), DOCA_ERROR_IN_PROGRESS);
+	CHECK(FP_RUN_UNTIL(fp_state(&cons) == DOCA_CTX_STATE_RUNNING && fp_srv_events.n_new == 1, &srv, &cli, &cons,
+			   (struct fp_end *)NULL));
+	CHECK(fp_cli_events.n_new == 0);
+	CHECK_OK(doca_comch_consumer_get_id(cons.consumer, &cid));
+	CHECK(fp_srv_events.new_ids[0] == cid);
+	REQUIRE(fp_producer_setup(&prod, srv.conn, 2));
+	CHECK_OK(fp_post(&cons, &hmem, 0, 4096));
+	memset(dmem.mem, 0xc3, 4000);
+	t = fp_send_task(&prod, &dmem, 0, 4000, NULL, 0, cid);
+	REQUIRE(t != NULL);
+	CHECK_OK(fp_submit_retry(t, &cons, 2000));
+	CHECK(FP_RUN_UNTIL(cons.n == 1 && prod.n == 1, &srv, &cli, &cons, &prod));
+	CHECK(cons.n_ok == 1 && cons.done[0].len == 4000 && hmem.mem[3999] == 0xc3 && cons.done[0].imm_len == 0);
+	/* Its stop reaches the server as an expired consumer. */
+	fp_end_fini(&cons, &srv, &cli);
+	CHECK(FP_RUN_UNTIL(fp_srv_events.n_expired == 1, &srv, &cli, (struct fp_end *)NULL, (struct fp_end *)NULL));
+	CHECK(fp_srv_events.expired_ids[0] == cid);
+	fp_end_fini(&prod, &srv, &cli);
+	fp_mem_fini(&hmem);
+	fp_mem_fini(&dmem);
+	tear_down();
+}
+
 static void receives_complete_in_posting_order(void)
 {
 	uint32_t cid = 0;
@@ -360,6 +394,7 @@ static void capabilities_and_dpa_entry_points(void)
 int main(void)
 {
 	SD_RUN(a_message_lands_in_the_posted_buffer_with_its_immediate_data);
+	SD_RUN(the_host_side_consumes_what_the_dpu_side_produces);
 	SD_RUN(receives_complete_in_posting_order);
 	SD_RUN(a_send_with_nothing_posted_answers_again_until_a_post);
 	SD_RUN(a_consumer_that_never_posts_receives_nothing);
