@@ -20,16 +20,6 @@
 /* Index of the post-receive task type in the context's task table. */
 #define SD_FP_RECV_TYPE 0
 
-static uint32_t sd_fp_next_id(uint32_t *counter)
-{
-	uint32_t id = (*counter)++;
-
-	/* 0 and 0xffff are what programs use for "no consumer yet" and "none". */
-	if (id == 0 || id == 0xffffu)
-		id = (*counter)++;
-	return id;
-}
-
 doca_error_t doca_comch_consumer_create(struct doca_comch_connection *comch_connection, struct doca_mmap *buf_mmap,
 					struct doca_comch_consumer **consumer)
 {

@@ -20,3 +20,13 @@ struct sd_comch_ep *sd_fp_conn_ep(struct doca_comch_connection *conn, const char
 	}
 	return ep;
 }
+
+uint32_t sd_fp_next_id(uint32_t *counter)
+{
+	uint32_t id = (*counter)++;
+
+	/* 0 and 0xffff are what programs use for "no consumer yet" and "none". */
+	if (id == 0 || id == 0xffffu)
+		id = (*counter)++;
+	return id;
+}

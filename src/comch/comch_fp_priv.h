@@ -168,6 +168,8 @@ static inline bool sd_fp_conn_current(const struct doca_comch_connection *conn, 
 
 /* A live connection of a live endpoint, or NULL after logging why not. */
 struct sd_comch_ep *sd_fp_conn_ep(struct doca_comch_connection *conn, const char *func);
+/* The next consumer or producer id of an endpoint's counter (never 0 nor 0xffff). */
+uint32_t sd_fp_next_id(uint32_t *counter);
 
 struct doca_comch_consumer {
 	struct doca_ctx ctx; /* must stay first */

@@ -37,9 +37,7 @@ doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_conn
 	p->ep = ep;
 	p->conn = comch_connection;
 	p->conn_gen = comch_connection->gen;
-	p->id = t->next_producer_id++;
-	if (p->id == 0)
-		p->id = t->next_producer_id++;
+	p->id = sd_fp_next_id(&t->next_producer_id);
 	*producer = p;
 	return DOCA_SUCCESS;
 }
