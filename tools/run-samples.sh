@@ -75,8 +75,9 @@ dpu_side=()   # command prefix of DPU-flavour programs
 # runs two programs side by side: dma_copy_host (host flavour) exports a
 # buffer, dma_copy_dpu (DPU flavour) imports it and copies it over;
 # comch_ctrl_path_server (DPU flavour) answers comch_ctrl_path_client
-# (host flavour).  "apps" is the DMA Copy application part (see above);
-# it prints one row per check.
+# (host flavour), and comch_data_path_high_speed does the same over the
+# fast path.  "apps" is the DMA Copy application part (see above); it
+# prints one row per check.
 acceptance=(
 	pe_polling:host:doca_common
 	pe_async_stop:host:doca_common
@@ -94,6 +95,7 @@ acceptance=(
 	comch_ctrl_path:pair:doca_comch
 	sync_event:pair:doca_common
 	clock_cross_timestamp:host:doca_common
+	comch_data_path_high_speed:pair:doca_comch
 	dma_copy_app:apps:dma_copy
 )
 
@@ -461,28 +463,30 @@ wait_exit() {
 	wait "$1" || rc=$?
 }
 
-# comch_ctrl_path_server (DPU flavour) and comch_ctrl_path_client (host
-# flavour): the client sends its text, the server prints it and answers
-# with its own text, the client prints that; both finish on their own.
+# NAME_server (DPU flavour) and NAME_client (host flavour) of a Comch pair:
+# the client sends its text, the server prints it and answers with its own
+# text, the client prints that; both finish on their own.  NAME is
+# comch_ctrl_path (messages) or comch_data_path_high_speed (the texts go
+# through a consumer and a producer of each side).
 run_comch_pair() {
-	local srv_exe cli_exe srv_pid rc=0 cli_rc=0 t=$((timeout_s * (use_valgrind ? 10 : 1)))
+	local base=$1 srv_exe cli_exe srv_pid rc=0 cli_rc=0 t=$((timeout_s * (use_valgrind ? 10 : 1)))
 	local ctext="softdoca client $$ $(date +%s%N)" stext="softdoca server $$ $(date +%s%N)"
-	local so="$work/comch_ctrl_path_server.stdout" co="$work/comch_ctrl_path_client.stdout"
+	local so="$work/${base}_server.stdout" co="$work/${base}_client.stdout"
 	init_comch_dir
-	build_sample comch_ctrl_path_server doca_comch dpu; srv_exe=$exe
+	build_sample ${base}_server doca_comch dpu; srv_exe=$exe
 	[ "$verdict" = PASS ] || return 0
-	build_sample comch_ctrl_path_client doca_comch host; cli_exe=$exe
+	build_sample ${base}_client doca_comch host; cli_exe=$exe
 	[ "$verdict" = PASS ] || return 0
 	: >"$so" # a reused --work folder holds old lines
 	( cd "$(dirname "$srv_exe")" && exec env LD_LIBRARY_PATH="$libdir" "$(comch_env)" timeout "$t" \
-		"${dpu_side[@]}" $(run_prefix comch_ctrl_path_server) "$srv_exe" -t "$stext" >"$so" 2>"${so%.stdout}.stderr" ) &
+		"${dpu_side[@]}" $(run_prefix ${base}_server) "$srv_exe" -t "$stext" >"$so" 2>"${so%.stdout}.stderr" ) &
 	srv_pid=$!
 	if ! wait_for_line "$so" "Waiting for clients to connect" $srv_pid "$t"; then
 		wait_exit $srv_pid 1
 		verdict=FAIL; detail="the server never listened (see ${so%.stdout}.stderr)"; return 0
 	fi
 	( cd "$(dirname "$cli_exe")" && LD_LIBRARY_PATH="$libdir" exec env "$(comch_env)" timeout "$t" \
-		"${host_side[@]}" $(run_prefix comch_ctrl_path_client) "$cli_exe" -t "$ctext" >"$co" 2>"${co%.stdout}.stderr" ) || cli_rc=$?
+		"${host_side[@]}" $(run_prefix ${base}_client) "$cli_exe" -t "$ctext" >"$co" 2>"${co%.stdout}.stderr" ) || cli_rc=$?
 	wait_exit $srv_pid "$t"
 	if [ $rc != 0 ]; then verdict=FAIL; detail="server exit status $rc"; return 0; fi
 	if [ $cli_rc != 0 ]; then verdict=FAIL; detail="client exit status $cli_rc"; return 0; fi
@@ -493,11 +497,11 @@ run_comch_pair() {
 		verdict=FAIL; detail="the client did not print the server's text"; return 0
 	fi
 	for side in server client; do
-		if grep -q "failed with status" "$work/comch_ctrl_path_$side.stderr" ||
-			! grep -v '^[[:space:]]*$' "$work/comch_ctrl_path_$side.stdout" | tail -n1 | grep -q "Sample finished successfully"; then
+		if grep -q "failed with status" "$work/${base}_$side.stderr" ||
+			! grep -v '^[[:space:]]*$' "$work/${base}_$side.stdout" | tail -n1 | grep -q "Sample finished successfully"; then
 			verdict=FAIL; detail="$side did not finish successfully"; return 0
 		fi
-		if [ $use_valgrind = 1 ] && [ "$(softdoca_leaks "$work/comch_ctrl_path_$side.valgrind")" != 0 ]; then
+		if [ $use_valgrind = 1 ] && [ "$(softdoca_leaks "$work/${base}_$side.valgrind")" != 0 ]; then
 			verdict=FAIL; detail="valgrind: leak inside softdoca on the $side side"; return 0
 		fi
 	done
@@ -841,7 +845,7 @@ for entry in "${selected[@]}"; do
 	programs+=("$name")
 	if [ "$flavour" = pair ]; then
 		case $name in
-		comch_ctrl_path) run_comch_pair ;;
+		comch_ctrl_path | comch_data_path_high_speed) run_comch_pair "$name" ;;
 		sync_event) run_sync_event_pair ;;
 		*) run_pair ;;
 		esac

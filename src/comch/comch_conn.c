@@ -12,7 +12,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "comch_priv.h"
+#include "comch_fp_priv.h"
 #include "sd_log.h"
 
 /*
@@ -38,6 +38,7 @@ void sd_comch_conn_free(struct sd_comch_ep *ep, struct doca_comch_connection *co
 		atomic_fetch_sub(&ep->posted, 1);
 	if (ep->staged.kind != SD_EV_NONE && ep->staged.conn == conn)
 		ep->staged.kind = SD_EV_NONE;
+	sd_fp_remote_conn_gone(ep, conn);
 	conn->app = SD_APP_ENDED;
 	conn->user_data.u64 = 0;
 	conn->out_task = NULL;

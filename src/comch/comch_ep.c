@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "comch_priv.h"
+#include "comch_fp_priv.h"
 #include "sd_log.h"
 
 /* ---- creation ---- */
@@ -60,6 +60,7 @@ doca_error_t sd_comch_ep_init(struct sd_comch_ep *ep, bool is_server, struct doc
 	}
 	ep->ev_recv.ep = ep;
 	ep->ev_conn.ep = ep;
+	ep->ev_consumer.ep = ep;
 	ep->io.listen_fd = -1;
 	ep->io.epfd = -1;
 	ep->io.wake_fd = -1;
@@ -80,6 +81,7 @@ doca_error_t sd_comch_ep_init(struct sd_comch_ep *ep, bool is_server, struct doc
 /* Release the instance's memory (its context is already finished). */
 void sd_comch_ep_fini(struct sd_comch_ep *ep)
 {
+	sd_fp_table_free(ep);
 	for (uint32_t i = 0; i < ep->max_conns; i++)
 		ep->conns[i].magic = 0;
 	free(ep->conns);

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "comch_priv.h"
+#include "comch_fp_priv.h"
 #include "sd_log.h"
 
 /* ---- registration (IDLE only) ---- */
@@ -37,8 +37,8 @@ doca_error_t sd_comch_recv_register(struct sd_comch_ep *ep, doca_comch_event_msg
 }
 
 /*
- * softdoca has no fast path, so no consumer ever appears on a peer: the
- * callbacks are checked and kept, and never called.
+ * The callbacks hear of the other side's consumers: announced when one
+ * starts, expired when it stops (comch_fp_remote.c).
  */
 doca_error_t sd_comch_consumer_register(struct sd_comch_ep *ep, doca_comch_event_consumer_cb_t new_cb,
 					doca_comch_event_consumer_cb_t expired_cb, const char *func)
@@ -233,6 +233,11 @@ static void sd_comch_dispatch_staged(struct sd_comch_ep *ep)
 	ep->staged.kind = SD_EV_NONE;
 	if (ev.kind == SD_EV_DISCONNECT) {
 		sd_comch_on_disconnect(ep, ev.conn);
+		return;
+	}
+	if (ev.kind == SD_EV_FP) {
+		if (ev.conn->app == SD_APP_LIVE && ep->ctx.state == DOCA_CTX_STATE_RUNNING)
+			sd_fp_remote_on_frame(ep, ev.conn, ep->recv_buf, ev.len);
 		return;
 	}
 	if (ev.conn->app == SD_APP_LIVE && ep->ctx.state == DOCA_CTX_STATE_RUNNING)

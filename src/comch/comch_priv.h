@@ -79,6 +79,7 @@ enum sd_comch_app {
 };
 
 struct sd_comch_ep;
+struct sd_fp_table;
 
 struct doca_comch_connection {
 	uint32_t magic; /* SD_COMCH_CONN_MAGIC while its endpoint exists */
@@ -105,6 +106,7 @@ enum sd_comch_ev_kind {
 	SD_EV_CONNECT = 1,    /* from the ring: a client finished its handshake */
 	SD_EV_MSG = 2,        /* read into the endpoint's receive buffer */
 	SD_EV_DISCONNECT = 3, /* end of stream or a broken link */
+	SD_EV_FP = 4,         /* a fast-path frame (comch_fp_wire.c) in the receive buffer */
 };
 
 struct sd_comch_ev {
@@ -192,6 +194,10 @@ struct sd_comch_ep {
 	atomic_uint posted;    /* established connections not yet freed */
 	atomic_bool connected; /* client: handshake done (once per start) */
 	bool lost_peer;        /* client: server gone, stop once reports drain */
+
+	/* fast path (comch_fp_*.c): the other side's consumers, ids handed out here */
+	struct doca_comch_event_consumer ev_consumer;
+	struct sd_fp_table *fp;
 };
 
 struct doca_comch_server {
@@ -220,6 +226,7 @@ enum sd_wire_kind {
 	SD_WIRE_WELCOME = 0x4c434557u, /* server -> client: accepted */
 	SD_WIRE_REJECT = 0x4a454552u,  /* server -> client: refused */
 	SD_WIRE_DATA = 0x41544144u,    /* a message; payload follows */
+	SD_WIRE_FP = 0x48545046u,      /* a fast-path consumer frame (comch_fp_wire.c) */
 };
 
 struct sd_wire_hello {

@@ -31,6 +31,11 @@ static bool sd_comch_read_conn(struct sd_comch_ep *ep, struct doca_comch_connect
 	if (n == 0)
 		return false;
 	ep->staged.conn = conn;
+	if (n >= (ssize_t)sizeof(kind) && kind == SD_WIRE_FP) {
+		ep->staged.kind = SD_EV_FP;
+		ep->staged.len = (uint32_t)((size_t)n - sizeof(kind));
+		return true;
+	}
 	if (n < (ssize_t)sizeof(kind) || kind != SD_WIRE_DATA) {
 		/* End of stream, a reset (the peer died), or a frame no softdoca peer sends. */
 		ep->staged.kind = SD_EV_DISCONNECT;

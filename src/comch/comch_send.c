@@ -8,7 +8,8 @@
  * once: a message sent just before a local stop still reaches the peer.
  * The outcome is recorded as the task's early status and reported by the
  * task step of a later doca_pe_progress call, before any event, so a send
- * completes before the reply to it is delivered.
+ * completes before the reply to it is delivered; a stop that comes after
+ * the frame left does not turn that outcome into a flush.
  *
  * A socket without room (the peer is not reading) parks the task on the
  * endpoint's pending list; the event step retries it.  Failures are never
@@ -292,5 +293,6 @@ const struct sd_task_ops sd_comch_send_ops = {
 	.execute = sd_comch_send_execute,
 	.on_submit = sd_comch_send_on_submit,
 	.invoke = sd_comch_send_invoke,
+	.outcome_survives_stop = true,
 	.failure_is_fatal = false,
 };

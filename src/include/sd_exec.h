@@ -137,6 +137,22 @@ struct sd_task_ops {
 	 * its own: the hook compiles to one indirect jump.
 	 */
 	void (*invoke)(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud, void (*cb)(void));
+	/*
+	 * Optional, with on_submit: may the task be queued now?  Asked by the
+	 * submit calls before anything changes; a refusal is the submit's
+	 * result and the task stays with the application (a Comch producer's
+	 * send answers DOCA_ERROR_AGAIN while its consumer has no buffer
+	 * posted).  The hook logs the rules it enforces; AGAIN is back-pressure
+	 * and logs nothing.
+	 */
+	doca_error_t (*admit)(struct doca_task *task);
+	/*
+	 * With on_submit: the engine settles the task at submit (its bytes
+	 * left, as a card's send once posted), so a stop reports that outcome
+	 * rather than DOCA_ERROR_SHUTDOWN.  Tasks the engine still holds must
+	 * have their early status set by the library's on_stopping.
+	 */
+	bool outcome_survives_stop;
 	/* Whether an execution failure of this type stops the context. */
 	bool failure_is_fatal;
 };

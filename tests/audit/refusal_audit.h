@@ -17,6 +17,8 @@
 #include <doca_buf_inventory.h>
 #include <doca_buf_pool.h>
 #include <doca_comch.h>
+#include <doca_comch_consumer.h>
+#include <doca_comch_producer.h>
 #include <doca_ctx.h>
 #include <doca_dev.h>
 #include <doca_dma.h>

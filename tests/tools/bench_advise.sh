@@ -13,7 +13,9 @@ has advise out "^64 KiB:$"
 [ "$(grep -Ec '^  memcpy +[0-9.]+ GB/s' "$TMP/advise.out")" = 2 ] || fail "two memcpy lines"
 [ "$(grep -Ec '^  comch ' "$TMP/advise.out")" = 2 ] || fail "two comch lines"
 has advise out "^  comch +n/a"
-[ "$(grep -Ec '^  -> (dma|memcpy|comch) \(rule [12]: ' "$TMP/advise.out")" = 2 ] ||
+# The fast path carries any size: measured at both.
+[ "$(grep -Ec '^  comch_fp +[0-9.]+ GB/s +[0-9.]+ [kMG]? ?jobs/s$' "$TMP/advise.out")" = 2 ] || fail "two comch_fp lines"
+[ "$(grep -Ec '^  -> (dma|memcpy|comch|comch_fp) \(rule [12]: ' "$TMP/advise.out")" = 2 ] ||
 	fail "two recommendations naming their rule"
 # It says whose numbers these are: this machine's engine, not a card's.
 has advise out "^Measured on this machine: dma ran on 0000:03:00.0 through softdoca's cpu engine"

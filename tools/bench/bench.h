@@ -10,6 +10,7 @@
  *   bench_dma.c       DMA memcpy tasks: throughput and latency loops
  *   bench_cpu.c       the CPU baselines: memcpy and process_vm_readv
  *   bench_comch.c     Comch messages, through libdoca_comch opened at run time
+ *   bench_comch_fp.c  the Comch fast path (producer -> consumer) on the same connection
  *   bench_remote.c    the companion process that exports memory (--mem remote)
  *   bench_hist.c      latency histogram and percentiles
  *   bench_clock.c     the tick clock
@@ -62,7 +63,7 @@ extern const char *bench_prog;
 
 enum bench_mode { BENCH_THROUGHPUT, BENCH_LATENCY };
 enum bench_mem { BENCH_MEM_LOCAL, BENCH_MEM_REMOTE };
-enum bench_method { METHOD_DMA, METHOD_MEMCPY, METHOD_PVR, METHOD_COMCH, METHOD_COUNT };
+enum bench_method { METHOD_DMA, METHOD_MEMCPY, METHOD_PVR, METHOD_COMCH, METHOD_COMCH_FP, METHOD_COUNT };
 
 struct bench_options {
 	enum bench_mode mode;
@@ -314,6 +315,20 @@ void bench_measure_group(struct bench *b, struct bench_comch *comch, const char 
 /* NULL with `why` when the library or a Comch pair is not available. */
 struct bench_comch *bench_comch_open(const struct bench_options *o, char *why, size_t why_len);
 void bench_comch_point(struct bench_comch *c, const struct bench_point *p, struct bench_result *r);
+
+/* What the fast-path measurement borrows from the Comch pair (bench_comch.c). */
+struct tool_comch_lib;
+struct bench_comch_link {
+	const struct bench_options *opts;
+	struct tool_comch_lib *lib;
+	struct doca_pe *pe;			  /* the pair's PE, also the fast path's */
+	struct doca_dev *server_dev, *client_dev; /* DPU side, host side */
+	struct doca_comch_connection *server_conn, *client_conn;
+	const uint32_t *consumer_id;		  /* last id the client's new-consumer event gave, 0 none */
+};
+void bench_comch_link(struct bench_comch *c, struct bench_comch_link *link);
+/* The Comch fast path (bench_comch_fp.c): host producer -> DPU consumer, one PE. */
+void bench_comch_fp_point(struct bench_comch *c, const struct bench_point *p, struct bench_result *r);
 void bench_comch_close(struct bench_comch *c);
 
 /* ---- progress bar (bench_progress.c) ---- */

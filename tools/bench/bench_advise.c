@@ -6,6 +6,8 @@
  *   dma     a DOCA DMA memcpy task (always);
  *   comch   a Comch message, when libdoca_comch is present and the size
  *           fits in one message;
+ *   comch_fp the Comch fast path: a producer's send into a buffer a
+ *           consumer posted, when libdoca_comch is present;
  *   memcpy  a plain CPU copy (local memory), or process_vm_readv when the
  *           source is in another process (--mem remote).
  * The rule (also in docs/benchmarks.md and softdoca-bench(1)):
@@ -33,18 +35,18 @@ static void measure(struct bench *b, struct bench_comch *comch, const char *comc
 		    struct candidate c[METHOD_COUNT], unsigned int *progress_index)
 {
 	enum bench_method cpu = b->opts.mem == BENCH_MEM_REMOTE ? METHOD_PVR : METHOD_MEMCPY;
-	enum bench_method order[] = {METHOD_DMA, cpu, METHOD_COMCH};
-	struct bench_point p[3];
-	struct bench_result r[3];
+	enum bench_method order[] = {METHOD_DMA, cpu, METHOD_COMCH, METHOD_COMCH_FP};
+	struct bench_point p[4];
+	struct bench_result r[4];
 
-	for (unsigned int k = 0; k < 3; k++)
+	for (unsigned int k = 0; k < 4; k++)
 		p[k] = (struct bench_point){.size = size,
 					   .method = order[k],
 					   .mode = BENCH_THROUGHPUT,
-					   .threads = order[k] == METHOD_COMCH ? 1 : b->opts.threads,
+					   .threads = order[k] >= METHOD_COMCH ? 1 : b->opts.threads,
 					   .depth = b->opts.queue_depth};
-	bench_measure_group(b, comch, comch_why, p, 3, r, progress_index);
-	for (unsigned int k = 0; k < 3; k++) {
+	bench_measure_group(b, comch, comch_why, p, 4, r, progress_index);
+	for (unsigned int k = 0; k < 4; k++) {
 		struct candidate *x = &c[order[k]];
 
 		x->r = r[k];
@@ -57,12 +59,12 @@ static void print_candidate(const struct candidate *x, enum bench_method m)
 	char rate[32];
 
 	if (!x->measured) {
-		printf("  %-7s %s\n", bench_method_name(m),
+		printf("  %-8s %s\n", bench_method_name(m),
 		       x->r.note[0] != '\0' ? x->r.note : (x->r.errors != 0 ? "failed" : "n/a"));
 		return;
 	}
 	bench_format_rate(x->r.ops_per_s, rate, sizeof(rate));
-	printf("  %-7s %9.2f GB/s  %10s jobs/s\n", bench_method_name(m), x->r.bytes_per_s / 1e9, rate);
+	printf("  %-8s %9.2f GB/s  %10s jobs/s\n", bench_method_name(m), x->r.bytes_per_s / 1e9, rate);
 }
 
 /* Apply the rule; prints the recommendation line. */
@@ -111,7 +113,7 @@ static const char *env_or(const char *name, const char *fallback)
 static void print_what_was_measured(const struct bench *b)
 {
 	printf("Measured on this machine: dma ran on %s through softdoca's %s engine (SOFTDOCA_ENGINE;\n"
-	       "  DMA workers: %s), so its copies used this machine's CPU, as memcpy and comch did.\n"
+	       "  DMA workers: %s), so its copies used this machine's CPU, as memcpy, comch and comch_fp did.\n"
 	       "  On a BlueField or ConnectX the DMA engine moves the bytes without the CPU, at the card's\n"
 	       "  own rates: this advice is for running on softdoca here; for a card, measure there with\n"
 	       "  DOCA Bench (doca_bench --pipeline-steps doca_dma).\n",
@@ -122,7 +124,7 @@ int bench_advise(struct bench *b, struct bench_comch *comch, const char *comch_w
 {
 	const struct bench_options *o = &b->opts;
 	struct candidate c[BENCH_MAX_SIZES][METHOD_COUNT];
-	unsigned int total = o->n_advise * 3 * o->repeat;
+	unsigned int total = o->n_advise * 4 * o->repeat;
 	unsigned int index = 0;
 	double planned = o->tasks != 0 ? 0 : total * (o->duration_s + (o->duration_s / 10 > 0.1 ? 0.1 : o->duration_s / 10));
 	int rc = BENCH_EXIT_OK;
@@ -156,6 +158,7 @@ int bench_advise(struct bench *b, struct bench_comch *comch, const char *comch_w
 		else
 			print_candidate(&c[i][METHOD_MEMCPY], METHOD_MEMCPY);
 		print_candidate(&c[i][METHOD_COMCH], METHOD_COMCH);
+		print_candidate(&c[i][METHOD_COMCH_FP], METHOD_COMCH_FP);
 		recommend(c[i]);
 		for (int m = 0; m < METHOD_COUNT; m++)
 			if (c[i][m].r.errors != 0 || c[i][m].r.bad_bytes_jobs != 0)

@@ -83,6 +83,8 @@ struct bench_comch {
 	uint64_t bad;
 	uint64_t recv_ticks;
 	bool connected;
+	struct doca_comch_connection *server_conn;
+	uint32_t consumer_id; /* the fast path's consumer, as the client heard of it (bench_comch_fp.c) */
 };
 
 /* The callbacks carry no pointer back to the bench: there is one Comch pair per process. */
@@ -131,8 +133,8 @@ static void server_connected(struct doca_comch_event_connection_status_changed *
 			     struct doca_comch_connection *conn, uint8_t ok)
 {
 	(void)event;
-	(void)conn;
 	active->connected = ok != 0;
+	active->server_conn = conn;
 }
 
 static void server_disconnected(struct doca_comch_event_connection_status_changed *event,
@@ -142,6 +144,39 @@ static void server_disconnected(struct doca_comch_event_connection_status_change
 	(void)conn;
 	(void)ok;
 	active->connected = false;
+}
+
+struct doca_comch_event_consumer;
+typedef void (*consumer_cb_t)(struct doca_comch_event_consumer *event, struct doca_comch_connection *conn,
+			      uint32_t id);
+typedef doca_error_t (*consumer_register_fn)(struct doca_comch_client *, consumer_cb_t, consumer_cb_t);
+
+static void consumer_new(struct doca_comch_event_consumer *event, struct doca_comch_connection *conn, uint32_t id)
+{
+	(void)event;
+	(void)conn;
+	active->consumer_id = id;
+}
+
+static void consumer_expired(struct doca_comch_event_consumer *event, struct doca_comch_connection *conn,
+			     uint32_t id)
+{
+	(void)event;
+	(void)conn;
+	if (active->consumer_id == id)
+		active->consumer_id = 0;
+}
+
+void bench_comch_link(struct bench_comch *c, struct bench_comch_link *link)
+{
+	*link = (struct bench_comch_link){.opts = c->opts,
+					  .lib = &c->lib,
+					  .pe = c->pe,
+					  .server_dev = c->server_dev,
+					  .client_dev = c->client_dev,
+					  .server_conn = c->server_conn,
+					  .client_conn = c->conn,
+					  .consumer_id = &c->consumer_id};
 }
 
 /* ---- setup ---- */
@@ -289,6 +324,14 @@ static bool start_pair(struct bench_comch *c, char *why, size_t why_len)
 	     "doca_comch_client_task_send_set_conf");
 	STEP(c->api.client_event_msg_recv_register(c->client, client_received),
 	     "doca_comch_client_event_msg_recv_register");
+	{
+		/* The fast path's consumer ids reach the client through these (optional in a library). */
+		consumer_register_fn reg = (consumer_register_fn)tool_comch_sym(&c->lib,
+										  "doca_comch_client_event_consumer_register");
+
+		if (reg != NULL)
+			STEP(reg(c->client, consumer_new, consumer_expired), "doca_comch_client_event_consumer_register");
+	}
 	STEP(doca_pe_connect_ctx(c->pe, c->api.client_as_ctx(c->client)), "doca_pe_connect_ctx (client)");
 	STEP(doca_ctx_start(c->api.client_as_ctx(c->client)), "doca_ctx_start (client)");
 	c->client_started = true;

@@ -26,7 +26,7 @@ static void add(struct plan *plan, size_t size, enum bench_method m, enum bench_
 {
 	if (plan->n < MAX_POINTS)
 		plan->p[plan->n++] = (struct bench_point){
-			.size = size, .method = m, .mode = mode, .threads = m == METHOD_COMCH ? 1 : threads, .depth = depth};
+			.size = size, .method = m, .mode = mode, .threads = m >= METHOD_COMCH ? 1 : threads, .depth = depth};
 }
 
 /* Every size, DMA then each baseline. */
@@ -39,6 +39,7 @@ static void plan_sweep(const struct bench_options *o, struct plan *plan)
 		add(plan, o->sizes[i], METHOD_MEMCPY, o->mode, o->threads, o->queue_depth);
 		add(plan, o->sizes[i], METHOD_PVR, o->mode, o->threads, o->queue_depth);
 		add(plan, o->sizes[i], METHOD_COMCH, o->mode, o->threads, o->queue_depth);
+		add(plan, o->sizes[i], METHOD_COMCH_FP, o->mode, o->threads, o->queue_depth);
 	}
 }
 

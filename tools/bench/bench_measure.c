@@ -14,10 +14,13 @@ void bench_measure(struct bench *b, struct bench_comch *comch, const char *comch
 {
 	memset(r, 0, sizeof(*r));
 	r->point = *p;
-	if (p->method != METHOD_COMCH) {
+	if (p->method != METHOD_COMCH && p->method != METHOD_COMCH_FP) {
 		bench_run_point(b, p, r);
 	} else if (comch != NULL) {
-		bench_comch_point(comch, p, r);
+		if (p->method == METHOD_COMCH)
+			bench_comch_point(comch, p, r);
+		else
+			bench_comch_fp_point(comch, p, r);
 	} else {
 		r->available = false;
 		snprintf(r->note, sizeof(r->note), "n/a: %s", comch_why);

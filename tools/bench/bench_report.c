@@ -14,7 +14,7 @@
 
 const char *bench_method_name(enum bench_method m)
 {
-	static const char *const names[METHOD_COUNT] = {"dma", "memcpy", "pvr", "comch"};
+	static const char *const names[METHOD_COUNT] = {"dma", "memcpy", "pvr", "comch", "comch_fp"};
 
 	return (unsigned int)m < METHOD_COUNT ? names[m] : "?";
 }
@@ -390,7 +390,7 @@ void bench_print_targets(const struct bench_result *r, unsigned int n)
 	target_latency(r, n);
 	target_scaling(r, n);
 	for (unsigned int i = 0; i < n; i++)
-		if (r[i].available && r[i].point.method != METHOD_COMCH && r[i].cpu_share < least)
+		if (r[i].available && r[i].point.method < METHOD_COMCH && r[i].cpu_share < least)
 			least = r[i].cpu_share;
 	if (least < 0.95)
 		printf("  note: a measuring thread was on a CPU only %.0f%% of its time (column cpu): the machine was\n"

@@ -158,7 +158,7 @@ static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
 		bool running = task->ctx->state == DOCA_CTX_STATE_RUNNING;
 
 		/* An early engine's task (and an injected fault of one) was decided at submit. */
-		if (running)
+		if (running || ops->outcome_survives_stop)
 			status = task->early_status;
 		if (ops->complete != NULL)
 			ops->complete(task, status);

@@ -213,6 +213,10 @@ static __attribute__((noinline)) doca_error_t sd_task_enqueue_early(struct doca_
 
 	if (priv_doca_debug_flags != 0 && (err = sd_debug_submit(task)) != DOCA_SUCCESS) /* issue 12 */
 		return err;
+	if (task->conf->ops->admit != NULL && (err = task->conf->ops->admit(task)) != DOCA_SUCCESS) {
+		task->status = err; /* refused by the library: the task stays application-owned */
+		return err;
+	}
 	sd_task_link(task, ctx, ctx->pe);
 	sd_task_enqueue_rest(task, ctx->pe);
 	return DOCA_SUCCESS;
