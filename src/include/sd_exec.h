@@ -139,6 +139,12 @@ struct sd_task_ops {
 	void (*invoke)(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud, void (*cb)(void));
 	/* Whether an execution failure of this type stops the context. */
 	bool failure_is_fatal;
+	/*
+	 * With on_submit: an unfinished task of this type does not hold back
+	 * the later tasks of its context (an RDMA receive waits for the peer's
+	 * send, while the context's own sends and writes complete meanwhile).
+	 */
+	bool independent;
 };
 
 /* A fixed pool of task objects, sized at context start. */
@@ -185,7 +191,8 @@ struct sd_ctx_ops {
 	bool (*start_complete)(struct doca_ctx *ctx);
 };
 
-#define SD_CTX_MAX_TASK_TYPES 4
+/* DOCA RDMA has eleven task types. */
+#define SD_CTX_MAX_TASK_TYPES 12
 
 struct doca_ctx {
 	uint32_t magic; /* SD_CTX_MAGIC while the instance exists */
