@@ -26,6 +26,8 @@
 #include <doca_mmap.h>
 #include <doca_mmap_advise.h>
 #include <doca_pe.h>
+#include <doca_rdma.h>
+#include <doca_rdma_bridge.h>
 #include <doca_types.h>
 #include <doca_version.h>
 
