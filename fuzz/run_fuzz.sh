@@ -4,7 +4,7 @@
 #   fuzz/run_fuzz.sh [SECONDS] [BUILD_DIR] [TARGET...]
 #
 # TARGET: fuzz_import (the export-descriptor import), fuzz_api (programs of
-# public calls); default both.  Configures BUILD_DIR (default build-fuzz)
+# public calls), fuzz_rdma_blob (DOCA RDMA's connection blob); default all.  Configures BUILD_DIR (default build-fuzz)
 # with clang when needed, builds the targets and runs each for SECONDS
 # (default 30) on a scratch corpus: fuzz_import's is seeded with a few
 # descriptors, fuzz_api's with the committed corpus fuzz/corpus/api (read,
@@ -20,7 +20,7 @@ secs=${1:-30}
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-"$here/build-fuzz"}
 [ $# -ge 2 ] && shift 2 || shift $#
-targets=${*:-fuzz_import fuzz_api}
+targets=${*:-fuzz_import fuzz_api fuzz_rdma_blob}
 
 if ! command -v clang >/dev/null 2>&1; then
 	echo "SKIP: clang is not installed"
