@@ -59,9 +59,9 @@ doca_error_t doca_rdma_task_receive_get_dst_buf_list_len(const struct doca_rdma 
 	return DOCA_SUCCESS;
 }
 
-/* A range-checked setter: IDLE, then lo <= value <= hi, then store. */
-static doca_error_t sd_rdma_set_u32(struct doca_rdma *rdma, uint32_t *field, uint32_t value, uint32_t lo,
-				    uint32_t hi, const char *what, const char *func)
+/* The checks of a setter: the context is IDLE and lo <= value <= hi; one ERROR record otherwise. */
+static doca_error_t sd_rdma_check_value(const struct doca_rdma *rdma, uint64_t value, uint64_t lo, uint64_t hi,
+					const char *what, const char *func)
 {
 	doca_error_t err = sd_rdma_check_idle(rdma, func);
 
@@ -69,10 +69,21 @@ static doca_error_t sd_rdma_set_u32(struct doca_rdma *rdma, uint32_t *field, uin
 		return err;
 	if (value < lo || value > hi)
 		return SD_REJECT_AS(func, DOCA_ERROR_INVALID_VALUE,
-				    "%s %u is outside %u..%u, the range this device allows (rdma %p)", what, value, lo,
-				    hi, (void *)rdma);
-	*field = value;
+				    "%s %llu is outside %llu..%llu, the range this device allows (rdma %p)", what,
+				    (unsigned long long)value, (unsigned long long)lo, (unsigned long long)hi,
+				    (const void *)rdma);
 	return DOCA_SUCCESS;
+}
+
+/* A range-checked setter of a 32-bit field. */
+static doca_error_t sd_rdma_set_u32(struct doca_rdma *rdma, uint32_t *field, uint32_t value, uint32_t lo,
+				    uint32_t hi, const char *what, const char *func)
+{
+	doca_error_t err = sd_rdma_check_value(rdma, value, lo, hi, what, func);
+
+	if (err == DOCA_SUCCESS)
+		*field = value;
+	return err;
 }
 
 doca_error_t doca_rdma_set_send_queue_size(struct doca_rdma *rdma, uint32_t send_queue_size)
@@ -172,53 +183,38 @@ doca_error_t doca_rdma_set_permissions(struct doca_rdma *rdma, uint32_t permissi
 
 doca_error_t doca_rdma_set_grh_enabled(struct doca_rdma *rdma, uint8_t grh_enabled)
 {
-	doca_error_t err = sd_rdma_check_idle(rdma, __func__);
+	doca_error_t err = sd_rdma_check_value(rdma, grh_enabled, 0, 1, "grh_enabled", __func__);
 
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (grh_enabled > 1)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "grh_enabled %u is neither 0 nor 1", grh_enabled);
-	rdma->grh_enabled = grh_enabled;
-	return DOCA_SUCCESS;
+	if (err == DOCA_SUCCESS)
+		rdma->grh_enabled = grh_enabled;
+	return err;
 }
 
 doca_error_t doca_rdma_set_connection_request_timeout(struct doca_rdma *rdma, uint16_t timeout)
 {
-	doca_error_t err = sd_rdma_check_idle(rdma, __func__);
+	doca_error_t err = sd_rdma_check_value(rdma, timeout, 1, UINT16_MAX, "connection request timeout (ms)", __func__);
 
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (timeout == 0)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "timeout 0 ms leaves no time to connect (rdma %p)",
-				 (void *)rdma);
-	rdma->cm_timeout_ms = timeout;
-	return DOCA_SUCCESS;
+	if (err == DOCA_SUCCESS)
+		rdma->cm_timeout_ms = timeout;
+	return err;
 }
 
 doca_error_t doca_rdma_set_max_num_connections(struct doca_rdma *rdma, uint16_t max_num_connections)
 {
-	doca_error_t err = sd_rdma_check_idle(rdma, __func__);
+	doca_error_t err = sd_rdma_check_value(rdma, max_num_connections, 1, UINT16_MAX, "max_num_connections", __func__);
 
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (max_num_connections == 0)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "max_num_connections 0 allows no connection (rdma %p)",
-				 (void *)rdma);
-	rdma->max_conns = max_num_connections;
-	return DOCA_SUCCESS;
+	if (err == DOCA_SUCCESS)
+		rdma->max_conns = max_num_connections;
+	return err;
 }
 
 doca_error_t doca_rdma_set_rnr_retry_count(struct doca_rdma *rdma, uint8_t rnr_retry_count)
 {
-	doca_error_t err = sd_rdma_check_idle(rdma, __func__);
+	doca_error_t err = sd_rdma_check_value(rdma, rnr_retry_count, 0, 7, "rnr_retry_count", __func__);
 
-	if (err != DOCA_SUCCESS)
-		return err;
-	if (rnr_retry_count > 7)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "rnr_retry_count %u is above 7, the largest a card takes",
-				 rnr_retry_count);
-	rdma->rnr_retry = rnr_retry_count;
-	return DOCA_SUCCESS;
+	if (err == DOCA_SUCCESS)
+		rdma->rnr_retry = rnr_retry_count;
+	return err;
 }
 
 doca_error_t doca_rdma_set_connection_state_callbacks(struct doca_rdma *rdma,
