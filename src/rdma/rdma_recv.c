@@ -62,11 +62,9 @@ static bool sd_rdma_inbox_has(const struct doca_rdma_connection *c)
 
 bool sd_rdma_inbox_pending(struct doca_rdma *rdma)
 {
-	if (rdma->rq_head == NULL)
-		return false; /* messages wait for a receive (RNR) */
 	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next)
-		if (sd_rdma_inbox_has(c))
-			return true;
+		if (sd_rdma_inbox_has(c) && (rdma->rq_head != NULL || !sd_rdma_conn_usable(c)))
+			return true; /* a match to make, or an ended inbox to drop; else messages wait (RNR) */
 	return false;
 }
 
@@ -103,7 +101,15 @@ static bool sd_rdma_match_one(struct doca_rdma *rdma, struct doca_rdma_connectio
 	uint32_t head = atomic_load_explicit(&in->head, memory_order_relaxed);
 	struct sd_rdma_task *recv = rdma->rq_head;
 
-	if (recv == NULL || head == atomic_load_explicit(&in->tail, memory_order_acquire))
+	if (head == atomic_load_explicit(&in->tail, memory_order_acquire))
+		return false;
+	if (!sd_rdma_conn_usable(c)) {
+		/* Ended: its senders fail their messages themselves (NOT_CONNECTED); never touch them again. */
+		atomic_store_explicit(&in->head, atomic_load_explicit(&in->tail, memory_order_acquire),
+				      memory_order_release);
+		return false;
+	}
+	if (recv == NULL)
 		return false;
 	struct sd_rdma_task *msg = in->slot[head % SD_RDMA_INBOX_CAP];
 	int expect = SD_RDMA_MSG_PENDING;

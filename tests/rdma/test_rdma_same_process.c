@@ -6,6 +6,7 @@
  * cases (rights, empty receive queue, oversize lists, bad blobs, a peer
  * that stops) fail as documented, changing nothing.
  */
+#include <pthread.h>
 #include <time.h>
 
 #include "rdma_test.h"
@@ -346,6 +347,88 @@ static void lists_longer_than_the_context_allows_are_refused_at_submit(void)
 	rt_destroy(&b);
 }
 
+/* Fetch-and-add from two connections on two threads into one word: no increment is lost. */
+#define ADDS 2000
+
+struct adder {
+	struct rt_side side;
+	struct doca_mmap *local, *remote;
+	uint8_t *target;
+	uint8_t result[64] __attribute__((aligned(8)));
+	int ok;
+};
+
+static void *adder_run(void *arg)
+{
+	struct adder *a = arg;
+	struct doca_buf *word = NULL, *res = NULL;
+	struct doca_rdma_task_atomic_fetch_add *fa = NULL;
+	union doca_data ud = {.u64 = 0};
+
+	if (doca_buf_inventory_buf_get_by_data(a->side.inv, a->remote, a->target, 8, &word) != DOCA_SUCCESS ||
+	    doca_buf_inventory_buf_get_by_addr(a->side.inv, a->local, a->result, 64, &res) != DOCA_SUCCESS ||
+	    doca_rdma_task_atomic_fetch_add_allocate_init(a->side.rdma, a->side.conn, word, res, 1, ud, &fa) !=
+		    DOCA_SUCCESS)
+		return NULL;
+	a->ok = 1;
+	for (int i = 0; i < ADDS && a->ok; i++) {
+		doca_buf_set_data(res, a->result, 0);
+		if (doca_task_submit(doca_rdma_task_atomic_fetch_add_as_task(fa)) != DOCA_SUCCESS ||
+		    !rt_wait(&a->side, NULL, i + 1) || a->side.status != DOCA_SUCCESS)
+			a->ok = 0;
+	}
+	doca_task_free(doca_rdma_task_atomic_fetch_add_as_task(fa));
+	doca_buf_dec_refcount(word, NULL);
+	doca_buf_dec_refcount(res, NULL);
+	return NULL;
+}
+
+static void atomics_of_two_connections_on_two_threads_lose_no_update(void)
+{
+	struct rt_side c;
+	static struct adder ad[2];
+	struct doca_rdma_connection *c_conn[2];
+	const void *c_blob[2];
+	size_t c_len[2];
+	uint64_t word = 0;
+	pthread_t th[2];
+
+	REQUIRE(rt_configure(&c, RT_DPU_PCI, RW));
+	REQUIRE(doca_rdma_set_max_num_connections(c.rdma, 2) == DOCA_SUCCESS);
+	REQUIRE(doca_ctx_start(c.ctx) == DOCA_SUCCESS);
+	struct doca_mmap *lc = rt_mmap(c.dev, mem_b, MEM_LEN, RW);
+	REQUIRE(lc != NULL);
+	memset(mem_b, 0, 64);
+	for (int i = 0; i < 2; i++) {
+		struct adder *a = &ad[i];
+		memset(a, 0, sizeof(*a));
+		REQUIRE(doca_rdma_export(c.rdma, &c_blob[i], &c_len[i], &c_conn[i]) == DOCA_SUCCESS);
+		REQUIRE(rt_configure(&a->side, i == 0 ? RT_HOST_PCI : RT_DPU_PCI, RW) && rt_start_and_export(&a->side));
+		REQUIRE(doca_rdma_connect(a->side.rdma, c_blob[i], c_len[i], a->side.conn) == DOCA_SUCCESS);
+		REQUIRE(doca_rdma_connect(c.rdma, a->side.blob, a->side.blob_len, c_conn[i]) == DOCA_SUCCESS);
+		a->local = rt_mmap(a->side.dev, a->result, sizeof(a->result), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+		a->remote = rt_import(lc, c.dev, a->side.dev);
+		a->target = mem_b + 8;
+		REQUIRE(a->local != NULL && a->remote != NULL);
+	}
+	for (int i = 0; i < 2; i++)
+		REQUIRE(pthread_create(&th[i], NULL, adder_run, &ad[i]) == 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(th[i], NULL);
+	CHECK(ad[0].ok && ad[1].ok);
+	memcpy(&word, mem_b + 8, 8);
+	CHECK_EQ_U64(word, 2 * ADDS);
+	for (int i = 0; i < 2; i++) {
+		rt_stop(&ad[i].side);
+		doca_mmap_destroy(ad[i].remote);
+		doca_mmap_destroy(ad[i].local);
+		rt_destroy(&ad[i].side);
+	}
+	rt_stop(&c);
+	doca_mmap_destroy(lc);
+	rt_destroy(&c);
+}
+
 int main(void)
 {
 	SD_RUN(caps_come_from_the_device_profile);
@@ -356,5 +439,6 @@ int main(void)
 	SD_RUN(send_without_receive_fails_after_the_rnr_budget);
 	SD_RUN(bad_blobs_are_refused_and_change_nothing);
 	SD_RUN(lists_longer_than_the_context_allows_are_refused_at_submit);
+	SD_RUN(atomics_of_two_connections_on_two_threads_lose_no_update);
 	return sd_test_done();
 }
