@@ -19,6 +19,7 @@
 #include <doca_rdma.h>
 
 #include "sd_devices.h"
+#include "sd_fixture.h"
 #include "sd_test.h"
 
 #define RT_DPU_PCI "0000:03:00.0"
@@ -137,19 +138,16 @@ static inline void rt_destroy(struct rt_side *s)
 		doca_dev_close(s->dev);
 }
 
-/* A started local mmap over [mem, mem + len) on `dev`. */
+/* A started local mmap over [mem, mem + len) on `dev` (the harness's recipe), or NULL. */
 static inline struct doca_mmap *rt_mmap(struct doca_dev *dev, void *mem, size_t len, uint32_t perms)
 {
 	struct doca_mmap *m = NULL;
 
-	if (doca_mmap_create(&m) != DOCA_SUCCESS)
-		return NULL;
-	if (doca_mmap_add_dev(m, dev) != DOCA_SUCCESS || doca_mmap_set_memrange(m, mem, len) != DOCA_SUCCESS ||
-	    doca_mmap_set_permissions(m, perms) != DOCA_SUCCESS || doca_mmap_start(m) != DOCA_SUCCESS) {
+	if (sd_fx_mmap(dev, mem, len, perms, &m) == DOCA_SUCCESS)
+		return m;
+	if (m != NULL)
 		doca_mmap_destroy(m);
-		return NULL;
-	}
-	return m;
+	return NULL;
 }
 
 /* The importer's view of `exported` through an RDMA descriptor, on `dev`. */
