@@ -6,6 +6,7 @@
  * cases (rights, empty receive queue, oversize lists, bad blobs, a peer
  * that stops) fail as documented, changing nothing.
  */
+#include <poll.h>
 #include <pthread.h>
 #include <time.h>
 
@@ -429,6 +430,68 @@ static void atomics_of_two_connections_on_two_threads_lose_no_update(void)
 	rt_destroy(&c);
 }
 
+/* The notification handle: a receiver asleep on it wakes when the peer's send lands, and so does the sender. */
+static bool wait_handle(struct doca_pe *pe, int timeout_ms)
+{
+	doca_notification_handle_t h;
+
+	if (doca_pe_get_notification_handle(pe, &h) != DOCA_SUCCESS)
+		return false;
+	struct pollfd p = {.fd = h, .events = POLLIN};
+	return poll(&p, 1, timeout_ms) == 1;
+}
+
+static void a_send_wakes_the_receivers_notification_handle(void)
+{
+	struct rt_side a, b;
+	struct doca_mmap *la, *lb;
+	struct doca_buf *s = NULL, *d = NULL;
+	struct doca_rdma_task_receive *rcv = NULL;
+	struct doca_rdma_task_send *snd = NULL;
+	union doca_data ud = {.u64 = 0};
+
+	REQUIRE(rt_pair(&a, &b, RW, RW));
+	la = rt_mmap(a.dev, mem_a, MEM_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	lb = rt_mmap(b.dev, mem_b, MEM_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	REQUIRE(la != NULL && lb != NULL);
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(b.inv, lb, mem_b, 64, &d));
+	CHECK_OK(doca_rdma_task_receive_allocate_init(b.rdma, d, ud, &rcv));
+	CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rcv)));
+	while (doca_pe_progress(b.pe) != 0)
+		;
+	CHECK_OK(doca_pe_request_notification(b.pe));
+	CHECK(!wait_handle(b.pe, 50)); /* nothing yet: asleep */
+	memcpy(mem_a, "wake", 4);
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(a.inv, la, mem_a, 4, &s));
+	CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, s, ud, &snd));
+	while (doca_pe_progress(a.pe) != 0)
+		;
+	CHECK_OK(doca_pe_request_notification(a.pe));
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(snd)));
+	CHECK(wait_handle(b.pe, 2000));
+	doca_notification_handle_t h;
+	CHECK_OK(doca_pe_get_notification_handle(b.pe, &h));
+	CHECK_OK(doca_pe_clear_notification(b.pe, h));
+	REQUIRE(rt_wait(&b, NULL, 1)); /* the receiver alone matches the message */
+	CHECK_OK(b.status);
+	CHECK(memcmp(mem_b, "wake", 4) == 0);
+	CHECK(wait_handle(a.pe, 2000)); /* the sender is woken too (by its submit or by the receiver taking it) */
+	CHECK_OK(doca_pe_get_notification_handle(a.pe, &h));
+	CHECK_OK(doca_pe_clear_notification(a.pe, h));
+	REQUIRE(rt_wait(&a, NULL, 1));
+	CHECK_OK(a.status);
+	doca_task_free(doca_rdma_task_receive_as_task(rcv));
+	doca_task_free(doca_rdma_task_send_as_task(snd));
+	doca_buf_dec_refcount(s, NULL);
+	doca_buf_dec_refcount(d, NULL);
+	rt_stop(&a);
+	rt_stop(&b);
+	doca_mmap_destroy(la);
+	doca_mmap_destroy(lb);
+	rt_destroy(&a);
+	rt_destroy(&b);
+}
+
 int main(void)
 {
 	SD_RUN(caps_come_from_the_device_profile);
@@ -440,5 +503,6 @@ int main(void)
 	SD_RUN(bad_blobs_are_refused_and_change_nothing);
 	SD_RUN(lists_longer_than_the_context_allows_are_refused_at_submit);
 	SD_RUN(atomics_of_two_connections_on_two_threads_lose_no_update);
+	SD_RUN(a_send_wakes_the_receivers_notification_handle);
 	return sd_test_done();
 }
