@@ -5,8 +5,8 @@
 #
 # TARGET: fuzz_import (the export-descriptor import), fuzz_api (programs of
 # public calls), fuzz_sync_event (the sync event importers), fuzz_card_timing (card
-# timing tables), fuzz_comch_fp (the Comch fast path's frames and post queue);
-# default all of them.  Configures BUILD_DIR (default build-fuzz)
+# timing tables), fuzz_comch_fp (the Comch fast path's frames and post queue),
+# fuzz_rdma_blob (DOCA RDMA's connection blob); default all of them.  Configures BUILD_DIR (default build-fuzz)
 # with clang when needed, builds the targets and runs each for SECONDS
 # (default 30) on a scratch corpus: fuzz_import's is seeded with a few
 # descriptors, fuzz_api's with the committed corpus fuzz/corpus/api (read,
@@ -22,7 +22,7 @@ secs=${1:-30}
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-"$here/build-fuzz"}
 [ $# -ge 2 ] && shift 2 || shift $#
-targets=${*:-fuzz_import fuzz_api fuzz_sync_event fuzz_card_timing fuzz_comch_fp}
+targets=${*:-fuzz_import fuzz_api fuzz_sync_event fuzz_card_timing fuzz_comch_fp fuzz_rdma_blob}
 
 if ! command -v clang >/dev/null 2>&1; then
 	echo "SKIP: clang is not installed"

@@ -52,6 +52,13 @@ struct sd_caps {
 	bool mmap_from_export_pci;
 	bool mmap_export_rdma;
 	uint32_t mmap_max_devices;
+	/* DOCA RDMA (src/rdma): softdoca values, docs/rdma.md */
+	bool rdma;
+	uint32_t rdma_max_send_queue;
+	uint32_t rdma_max_recv_queue;
+	uint32_t rdma_max_list_len;
+	uint32_t rdma_max_msg_size;
+	uint32_t rdma_gid_table_size;
 	/* mmap advise */
 	bool advise_supported;
 	uint64_t advise_max_buf_size;

@@ -155,6 +155,12 @@ struct sd_task_ops {
 	bool outcome_survives_stop;
 	/* Whether an execution failure of this type stops the context. */
 	bool failure_is_fatal;
+	/*
+	 * With on_submit: an unfinished task of this type does not hold back
+	 * the later tasks of its context (an RDMA receive waits for the peer's
+	 * send, while the context's own sends and writes complete meanwhile).
+	 */
+	bool independent;
 };
 
 /* A fixed pool of task objects, sized at context start. */
@@ -201,7 +207,8 @@ struct sd_ctx_ops {
 	bool (*start_complete)(struct doca_ctx *ctx);
 };
 
-#define SD_CTX_MAX_TASK_TYPES 16 /* DOCA RDMA and the sync event have more than 4 */
+/* DOCA RDMA (eleven task types) and the sync event need more than 4. */
+#define SD_CTX_MAX_TASK_TYPES 16
 
 struct doca_ctx {
 	uint32_t magic; /* SD_CTX_MAGIC while the instance exists */

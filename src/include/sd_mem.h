@@ -56,6 +56,20 @@ struct sd_mem_remote_ops {
 	 * import's path gains nothing from it.
 	 */
 	uint32_t (*copy_many)(struct doca_mmap *mmap, const struct sd_remote_piece *p, uint32_t n, bool write);
+	/*
+	 * 8-byte atomic on the aligned exporter address `raddr` (DOCA RDMA):
+	 * SD_MEM_ATOMIC_CAS stores `b` when the value equals `a`,
+	 * SD_MEM_ATOMIC_ADD adds `a`; the value before lands in *old.  NULL,
+	 * or DOCA_ERROR_NOT_SUPPORTED, where the path cannot be atomic
+	 * against the exporter's own CPU (process_vm, /proc/PID/mem).
+	 */
+	doca_error_t (*atomic64)(struct doca_mmap *mmap, uint64_t raddr, int op, uint64_t a, uint64_t b,
+				 uint64_t *old);
+};
+
+enum sd_mem_atomic_op {
+	SD_MEM_ATOMIC_CAS = 0,
+	SD_MEM_ATOMIC_ADD = 1,
 };
 
 #define SD_MMAP_MAX_DEVS_LIMIT 64u

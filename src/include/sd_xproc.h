@@ -25,6 +25,14 @@ struct sd_device;
 doca_error_t sd_xproc_export_pci(const char *func, struct doca_mmap *mmap, const struct sd_device *node,
 				 const void **desc, size_t *desc_len);
 
+/*
+ * The same for a peer reaching the map over RDMA (doca_mmap_export_rdma):
+ * the descriptor carries the RDMA rights of the map, and an import of it
+ * serves DOCA RDMA tasks only, never DMA.
+ */
+doca_error_t sd_xproc_export_rdma(const char *func, struct doca_mmap *mmap, const struct sd_device *node,
+				  const void **desc, size_t *desc_len);
+
 /* The mmap stops or is destroyed: every importer is cut off, every descriptor freed. */
 void sd_xproc_export_revoke(struct doca_mmap *mmap);
 

@@ -110,6 +110,7 @@ check_declared() {
 
 check_library libdoca_common
 check_library libdoca_dma
+check_library libdoca_rdma
 check_library libdoca_argp
 check_library libdoca_comch
 check_releases

@@ -28,6 +28,8 @@
 #include <doca_mmap.h>
 #include <doca_mmap_advise.h>
 #include <doca_pe.h>
+#include <doca_rdma.h>
+#include <doca_rdma_bridge.h>
 #include <doca_sync_event.h>
 #if __has_include(<doca_clock.h>)
 #include <doca_clock.h> /* DOCA 3.2 on: absent from builds at an older API level */

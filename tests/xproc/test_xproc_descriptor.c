@@ -423,14 +423,24 @@ static void imports_respect_the_exported_range_and_rights(void)
 	CHECK_OK(doca_mmap_destroy(m));
 }
 
-static void export_rdma_stays_not_supported(void)
+/* An RDMA descriptor is its own kind: other bytes than the PCI one of the same map, and it imports. */
+static void export_rdma_gives_an_rdma_only_descriptor(void)
 {
-	const void *d;
-	size_t n;
+	const void *dr, *dp;
+	size_t nr, np;
 	struct doca_mmap *m = xt_local_mmap(host, mem, MEM_LEN, DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_PCI_READ_ONLY);
+	struct doca_mmap *imp = NULL;
 
 	REQUIRE(m != NULL);
-	XT_REJECT(doca_mmap_export_rdma(m, host, &d, &n), DOCA_ERROR_NOT_SUPPORTED, "doca_mmap_export_rdma");
+	XT_QUIET_OK(doca_mmap_export_rdma(m, host, &dr, &nr));
+	XT_QUIET_OK(doca_mmap_export_pci(m, host, &dp, &np));
+	CHECK(dr != dp && (nr != np || memcmp(dr, dp, nr) != 0));
+	XT_QUIET_OK(doca_mmap_create_from_export(NULL, dr, nr, dpu, &imp));
+	REQUIRE(imp != NULL);
+	uint8_t from = 0;
+	XT_QUIET_OK(doca_mmap_get_from_export(imp, &from));
+	CHECK(from == 1);
+	CHECK_OK(doca_mmap_destroy(imp));
 	CHECK_OK(doca_mmap_destroy(m));
 }
 
@@ -498,7 +508,7 @@ int main(void)
 	SD_RUN(stopped_or_restarted_export_fails_at_access);
 	SD_RUN(stop_after_import_cuts_off_the_next_task);
 	SD_RUN(imports_respect_the_exported_range_and_rights);
-	SD_RUN(export_rdma_stays_not_supported);
+	SD_RUN(export_rdma_gives_an_rdma_only_descriptor);
 	SD_RUN(records_of_dead_exporters_are_swept);
 	CHECK_OK(doca_dev_close(dpu));
 	CHECK_OK(doca_dev_close(host));

@@ -84,6 +84,9 @@ void caps_section(int depth, const char *name);
 void caps_line(int depth, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* "<tabs>key<padding>value\n"; the value is printf-formatted. */
+/* The DOCA RDMA section of a device (caps_rdma.c). */
+void caps_print_rdma_caps(const struct doca_devinfo *info, int depth);
+
 void caps_kv(int depth, const char *key, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* A 0/1 capability answer, or the error that came instead. */

@@ -135,6 +135,7 @@ void caps_print_lib_caps(struct doca_dev *dev, int depth, const struct tool_comc
 	print_ctx_caps(info, depth);
 	print_dma_caps(dev, depth);
 	print_mmap_caps(info, depth);
+	caps_print_rdma_caps(info, depth);
 	print_advise_caps(info, depth);
 	print_comch_caps(info, depth, comch);
 }

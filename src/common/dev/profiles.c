@@ -55,6 +55,12 @@ static const struct sd_cap_key sd_cap_keys[] = {
 	SD_CAP_FLAG(mmap_from_export_pci),
 	SD_CAP_FLAG(mmap_export_rdma),
 	SD_CAP_COUNT(mmap_max_devices),
+	SD_CAP_FLAG(rdma),
+	SD_CAP_COUNT(rdma_max_send_queue),
+	SD_CAP_COUNT(rdma_max_recv_queue),
+	SD_CAP_COUNT(rdma_max_list_len),
+	SD_CAP_COUNT(rdma_max_msg_size),
+	SD_CAP_COUNT(rdma_gid_table_size),
 	SD_CAP_FLAG(advise_supported),
 	SD_CAP_SIZE(advise_max_buf_size),
 	SD_CAP_FLAG(comch_server),
@@ -146,6 +152,12 @@ static void sd_caps_common(struct sd_caps *caps)
 	caps->num_comp_vectors = 1;
 	caps->mmap_export_rdma = true;
 	caps->mmap_max_devices = 16;
+	caps->rdma = true;
+	caps->rdma_max_send_queue = 32768;
+	caps->rdma_max_recv_queue = 32768;
+	caps->rdma_max_list_len = 30;
+	caps->rdma_max_msg_size = 1u << 30;
+	caps->rdma_gid_table_size = 4;
 	caps->advise_supported = true;
 	caps->advise_max_buf_size = 2 * SD_GIB;
 	caps->comch_max_name_len = 120;
@@ -177,6 +189,7 @@ bool sd_profile_fill(const char *name, enum sd_side side, bool has_emulated_reps
 	caps->rep_filter_emulated = dpu && has_emulated_reps;
 	if (p->dma_only) {
 		caps->mmap_export_rdma = false;
+		caps->rdma = false;
 		caps->advise_supported = false;
 	}
 	return true;

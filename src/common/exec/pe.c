@@ -45,6 +45,8 @@ static struct doca_task *sd_pe_find_ready(struct doca_pe *pe, struct doca_task *
 			*prev_out = prev;
 			return task;
 		}
+		if (task->conf->ops->independent)
+			continue; /* waits for a peer, not for its context's earlier work */
 		task->ctx->scan_mark = epoch;
 		/* Every context waits on an unfinished task: nothing later can be reported. */
 		if (--unseen == 0)

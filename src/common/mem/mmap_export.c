@@ -3,8 +3,8 @@
  *
  * Every argument and state rule of the public calls is enforced here; the
  * descriptor, the validity record and the cross-process data path live in
- * src/common/xproc (sd_xproc.h).  PCI exports are real; RDMA exports stay
- * NOT_SUPPORTED (softdoca has no RDMA transport).
+ * src/common/xproc (sd_xproc.h), for PCI and RDMA exports alike; an RDMA
+ * descriptor carries the map's RDMA rights, which DOCA RDMA enforces.
  */
 #include <stdlib.h>
 
@@ -88,9 +88,19 @@ doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev
 					   "RDMA (RDMA_READ, RDMA_WRITE or RDMA_ATOMIC)");
 	if (err != DOCA_SUCCESS)
 		return err;
-	return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED,
-			 "softdoca has no RDMA transport; device %s cannot export mmap %p for RDMA",
-			 sd_dev_node(dev)->pci_addr, (void *)mmap);
+	if (!sd_dev_node(dev)->caps.mmap_export_rdma)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, "device %s cannot export memory for RDMA (mmap %p)",
+				 sd_dev_node(dev)->pci_addr, (void *)mmap);
+	/* Peers reach the pages from another process: they must be resident before the first descriptor. */
+	if (mmap->xproc_export == NULL) {
+		err = sd_mmap_register_for_export(mmap, __func__);
+		if (err != DOCA_SUCCESS)
+			return err;
+	}
+	err = sd_xproc_export_rdma(__func__, mmap, sd_dev_node(dev), export_desc, export_desc_len);
+	if (err == DOCA_SUCCESS)
+		mmap->exported = true;
+	return err;
 }
 
 /* Fill the imported map's own attributes ; xproc fills range and hooks. */
@@ -129,6 +139,9 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 		return err;
 	if (kind == SD_EXPORT_PCI && !sd_dev_node(dev)->caps.mmap_from_export_pci)
 		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, "device %s cannot import a PCI export",
+				 sd_dev_node(dev)->pci_addr);
+	if (kind == SD_EXPORT_RDMA && !sd_dev_node(dev)->caps.rdma)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, "device %s cannot import an RDMA export (no RDMA)",
 				 sd_dev_node(dev)->pci_addr);
 	if (priv_doca_debug_flags != 0 && (err = sd_debug_import_fault(__func__)) != DOCA_SUCCESS) /* issue 12 */
 		return err;

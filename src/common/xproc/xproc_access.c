@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "sd_log.h"
+#include "sd_mem.h"
 #include "xproc_priv.h"
 
 /* One system call moves at most this much, so a stop cuts a long copy short. */
@@ -284,6 +285,32 @@ uint32_t sd_xp_access_many(struct sd_xp_import *imp, const struct sd_remote_piec
 	for (size_t left = (size_t)got; done < n && p[done].len <= left; done++)
 		left -= p[done].len;
 	return done;
+}
+
+/*
+ * Atomics.  Only a path that maps the exporter's memory here can be atomic
+ * against the exporter's CPU and other importers; the others copy.
+ */
+doca_error_t sd_xp_access_atomic(struct sd_xp_import *imp, uint64_t raddr, int op, uint64_t a, uint64_t b,
+				 uint64_t *old)
+{
+	if (!imp->writable)
+		return DOCA_ERROR_NOT_PERMITTED;
+	if ((raddr & 7u) != 0 || !sd_xp_in_range(imp, raddr, 8) || !sd_xp_usable(imp))
+		return DOCA_ERROR_IO_FAILED;
+	if (imp->path != SD_XP_PATH_SELF && imp->path != SD_XP_PATH_SHARED)
+		return DOCA_ERROR_NOT_SUPPORTED;
+	if (imp->path == SD_XP_PATH_SHARED && !sd_xp_lock_held_throttled(imp))
+		return sd_xp_gone(imp);
+	uint64_t *p = (uint64_t *)(void *)(imp->base + (raddr - imp->page));
+	if (op == SD_MEM_ATOMIC_ADD) {
+		*old = __atomic_fetch_add(p, a, __ATOMIC_SEQ_CST);
+	} else {
+		uint64_t expected = a;
+		(void)__atomic_compare_exchange_n(p, &expected, b, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+		*old = expected; /* the value before, whether or not it matched */
+	}
+	return sd_xp_record_live(imp) ? DOCA_SUCCESS : sd_xp_gone(imp);
 }
 
 /*

@@ -155,7 +155,7 @@ static const char *sd_xp_check_header(const uint8_t *b, size_t len)
 		return "has a length that does not match its header (truncated or padded)";
 	if (sd_le_get64(b + len - 8u) != sd_xp_desc_checksum(b, len - 8u))
 		return "fails its checksum (corrupted in transit?)";
-	if (b[OFF_KIND] != SD_XP_KIND_PCI)
+	if (b[OFF_KIND] != SD_XP_KIND_PCI && b[OFF_KIND] != SD_XP_KIND_RDMA)
 		return "has an export kind this softdoca does not produce";
 	if (b[OFF_FLAGS] & ~SD_XP_FLAGS_KNOWN)
 		return "has unknown flags";
@@ -189,8 +189,11 @@ static const char *sd_xp_check_values(const struct sd_xp_desc *d)
 		return "has access bits outside enum doca_access_flag";
 	if ((d->access_mask & DOCA_ACCESS_FLAG_PCI_READ_ONLY) && (d->access_mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE))
 		return "combines PCI_READ_ONLY with PCI_READ_WRITE";
-	if ((d->access_mask & (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)) == 0)
+	if (d->kind == SD_XP_KIND_PCI &&
+	    (d->access_mask & (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)) == 0)
 		return "grants no PCI access, which no PCI export can";
+	if (d->kind == SD_XP_KIND_RDMA && (d->access_mask & SD_XP_ACCESS_RDMA_ANY) == 0)
+		return "grants no RDMA access, which no RDMA export can";
 	if (d->who.pid == 0 || d->who.pid > (uint32_t)INT32_MAX)
 		return "names an impossible process id";
 	if (d->len == 0 || d->addr == 0 || d->len > UINT64_MAX - d->addr)

@@ -30,6 +30,8 @@
 #define SD_XP_DESC_MAX_LEN SD_XP_DESC_NET_LEN /* descriptors stay within 256 bytes */
 
 #define SD_XP_KIND_PCI 1u
+#define SD_XP_KIND_RDMA 2u /* doca_mmap_export_rdma: RDMA rights instead of PCI ones */
+#define SD_XP_ACCESS_RDMA_ANY (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)
 
 /* flags */
 #define SD_XP_FLAG_SHARED 0x01u     /* the range is a shared file mapping (see `shared`) */

@@ -139,7 +139,7 @@ static int sd_xp_export_fill_base(struct sd_xp_export *exp, struct doca_mmap *mm
 	/* Importers of a shared mapping then fault their own view in at import (xproc_access.c). */
 	if (mmap->reg_resident)
 		b->flags |= SD_XP_FLAG_RESIDENT;
-	if (sd_xp_shared_find(b->addr, b->len, (b->access_mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0, &b->shared)) {
+	if (sd_xp_shared_find(b->addr, b->len, sd_xp_export_writable(b->access_mask), &b->shared)) {
 		exp->shared_fd = b->shared.fd;
 		b->flags |= SD_XP_FLAG_SHARED;
 	} else {
@@ -192,27 +192,30 @@ static doca_error_t sd_xp_export_create(const char *func, struct doca_mmap *mmap
  * allocated one by one and never moved: the bytes of the first device must
  * stay where they are when a third or fourth device is added.
  */
-static struct sd_xp_desc_slot *sd_xp_export_slot(struct sd_xp_export *exp, const struct sd_device *node)
+static struct sd_xp_desc_slot *sd_xp_export_slot(struct sd_xp_export *exp, const struct sd_device *node,
+					       uint8_t kind)
 {
 	for (struct sd_xp_desc_slot *s = exp->slots; s != NULL; s = s->next)
-		if (s->node == node)
+		if (s->node == node && s->kind == kind)
 			return s;
 	struct sd_xp_desc_slot *slot = malloc(sizeof(*slot));
 	struct sd_xp_desc d = exp->base;
 
 	if (slot == NULL)
 		return NULL;
+	d.kind = kind;
 	memset(d.dev_pci, 0, sizeof(d.dev_pci));
 	memcpy(d.dev_pci, node->pci_addr, strnlen(node->pci_addr, sizeof(d.dev_pci) - 1));
 	slot->node = node;
+	slot->kind = kind;
 	slot->len = sd_xp_desc_encode(&d, slot->bytes);
 	slot->next = exp->slots;
 	exp->slots = slot;
 	return slot;
 }
 
-doca_error_t sd_xproc_export_pci(const char *func, struct doca_mmap *mmap, const struct sd_device *node,
-				 const void **desc, size_t *desc_len)
+static doca_error_t sd_xp_export_kind(const char *func, struct doca_mmap *mmap, const struct sd_device *node,
+				      uint8_t kind, const void **desc, size_t *desc_len)
 {
 	struct sd_xp_export *exp = mmap->xproc_export;
 	bool created = false;
@@ -223,7 +226,7 @@ doca_error_t sd_xproc_export_pci(const char *func, struct doca_mmap *mmap, const
 			return err;
 		created = true;
 	}
-	struct sd_xp_desc_slot *slot = sd_xp_export_slot(exp, node);
+	struct sd_xp_desc_slot *slot = sd_xp_export_slot(exp, node, kind);
 	if (slot == NULL) {
 		if (created) {
 			sd_xp_registry_remove(exp);
@@ -248,4 +251,16 @@ void sd_xproc_export_revoke(struct doca_mmap *mmap)
 	mmap->xproc_export = NULL;
 	sd_xp_registry_remove(exp);
 	sd_xp_export_free(exp);
+}
+
+doca_error_t sd_xproc_export_pci(const char *func, struct doca_mmap *mmap, const struct sd_device *node,
+				 const void **desc, size_t *desc_len)
+{
+	return sd_xp_export_kind(func, mmap, node, SD_XP_KIND_PCI, desc, desc_len);
+}
+
+doca_error_t sd_xproc_export_rdma(const char *func, struct doca_mmap *mmap, const struct sd_device *node,
+				  const void **desc, size_t *desc_len)
+{
+	return sd_xp_export_kind(func, mmap, node, SD_XP_KIND_RDMA, desc, desc_len);
 }

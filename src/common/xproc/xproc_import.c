@@ -48,11 +48,18 @@ static uint32_t sd_xp_remote_copy_many(struct doca_mmap *mmap, const struct sd_r
  * without the liveness check that must follow every read, so the shared
  * and same-process paths memcpy inside read/write instead.
  */
+static doca_error_t sd_xp_remote_atomic(struct doca_mmap *mmap, uint64_t raddr, int op, uint64_t a, uint64_t b,
+					uint64_t *old)
+{
+	return sd_xp_access_atomic(mmap->remote_priv, raddr, op, a, b, old);
+}
+
 static const struct sd_mem_remote_ops sd_xp_remote_ops = {
 	.read = sd_xp_remote_read,
 	.write = sd_xp_remote_write,
 	.direct = NULL,
 	.copy_many = sd_xp_remote_copy_many,
+	.atomic64 = sd_xp_remote_atomic,
 };
 
 static doca_error_t sd_xp_decode(const char *func, const void *desc, size_t desc_len, struct sd_xp_desc *d)
@@ -79,7 +86,7 @@ doca_error_t sd_xproc_import_check(const char *func, const void *desc, size_t de
 		if (err != DOCA_SUCCESS)
 			return err;
 	}
-	*kind = SD_EXPORT_PCI;
+	*kind = d.kind == SD_XP_KIND_RDMA ? SD_EXPORT_RDMA : SD_EXPORT_PCI;
 	return DOCA_SUCCESS;
 }
 
@@ -200,7 +207,7 @@ doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const voi
 	imp->pid = d.who.pid;
 	imp->addr = d.addr;
 	imp->len = d.len;
-	imp->writable = (d.access_mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0;
+	imp->writable = sd_xp_kind_writable(d.access_mask, d.kind);
 	if (sd_xp_is_self(&d)) {
 		sd_xp_attach_self(imp, &d);
 	} else {

@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include <doca_error.h>
+#include <doca_types.h>
 
 #include "xproc_desc.h"
 #include "sd_mem.h"
@@ -78,6 +79,20 @@ void sd_xp_record_retire(struct sd_xp_export *exp);
 /* Remove records left behind by exporters that died without cleaning up. */
 void sd_xp_record_sweep(void);
 
+/* Whether an importer of a descriptor of `kind` may write: PCI_READ_WRITE, or RDMA write or atomic rights. */
+static inline bool sd_xp_kind_writable(uint32_t access_mask, uint8_t kind)
+{
+	if (kind == SD_XP_KIND_RDMA)
+		return (access_mask & (DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC)) != 0;
+	return (access_mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0;
+}
+
+/* Whether the exporter serves writes at all: some descriptor kind may write. */
+static inline bool sd_xp_export_writable(uint32_t access_mask)
+{
+	return sd_xp_kind_writable(access_mask, SD_XP_KIND_PCI) || sd_xp_kind_writable(access_mask, SD_XP_KIND_RDMA);
+}
+
 /*
  * Export state of one mmap while it is started and exported.
  */
@@ -89,6 +104,7 @@ void sd_xp_record_sweep(void);
  */
 struct sd_xp_desc_slot {
 	const void *node; /* struct sd_device the descriptor names */
+	uint8_t kind;     /* SD_XP_KIND_PCI or SD_XP_KIND_RDMA */
 	struct sd_xp_desc_slot *next;
 	size_t len;       /* SD_XP_DESC_LEN, or SD_XP_DESC_NET_LEN with a network endpoint */
 	uint8_t bytes[SD_XP_DESC_MAX_LEN];
@@ -157,6 +173,9 @@ void sd_xp_access_close(struct sd_xp_import *imp);
 /* Copy through the chosen path; DOCA_ERROR_IO_FAILED when the export is gone. */
 doca_error_t sd_xp_access_read(struct sd_xp_import *imp, void *dst, uint64_t raddr, size_t len);
 doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const void *src, size_t len);
+/* 8-byte atomic (enum sd_mem_atomic_op) where the exporter's memory is mapped here: self and shared paths. */
+doca_error_t sd_xp_access_atomic(struct sd_xp_import *imp, uint64_t raddr, int op, uint64_t a, uint64_t b,
+				 uint64_t *old);
 
 /*
  * Copy `n` pieces with one process_vm_readv/process_vm_writev (vm path

@@ -191,7 +191,7 @@ void sd_xp_ucx_export_attach(struct sd_xp_export *exp)
 		.generation = exp->base.generation,
 		.addr = exp->base.addr,
 		.len = exp->base.len,
-		.writable = (exp->base.access_mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0,
+		.writable = sd_xp_export_writable(exp->base.access_mask),
 	};
 	const struct sd_ucx_module *mod;
 	struct sd_xp_net where;
@@ -264,7 +264,7 @@ doca_error_t sd_xp_ucx_import(const char *func, struct doca_mmap *mmap, const st
 		.generation = d->generation,
 		.addr = d->addr,
 		.len = d->len,
-		.writable = (d->access_mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0,
+		.writable = sd_xp_kind_writable(d->access_mask, d->kind),
 		.pid = d->who.pid,
 		.peer = d->net,
 	};

@@ -1,0 +1,128 @@
+/*
+ * rdma_blob.c - the out-of-band connection blob of doca_rdma_export /
+ * doca_rdma_connect.
+ *
+ * 64 bytes, little-endian:
+ *    0 u32 magic "SDRC"   4 u16 version   6 u16 zero
+ *    8 u32 pid           12 u32 connection id
+ *   16 u64 process start time (clock ticks since boot)
+ *   24 u64 context serial 32 u32 context permissions  36 u32 zero
+ *   40 u8[16] token       56 u32 zero      60 u32 checksum (FNV-1a of bytes 0..59)
+ * The blob comes from anywhere (a file, a socket): every field is checked
+ * before one is used, and the token must match the live connection.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rdma_priv.h"
+
+#define SD_RDMA_BLOB_MAGIC 0x43524453u /* "SDRC" */
+#define SD_RDMA_BLOB_VERSION 1u
+
+static void sd_put32(uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void sd_put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint32_t sd_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint64_t sd_get64(const uint8_t *p)
+{
+	return (uint64_t)sd_get32(p) | (uint64_t)sd_get32(p + 4) << 32;
+}
+
+static uint32_t sd_fnv1a(const uint8_t *p, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 16777619u;
+	return h;
+}
+
+void sd_rdma_blob_encode(const struct sd_rdma_conn_ident *id, uint8_t out[SD_RDMA_BLOB_LEN])
+{
+	memset(out, 0, SD_RDMA_BLOB_LEN);
+	sd_put32(out + 0, SD_RDMA_BLOB_MAGIC);
+	out[4] = SD_RDMA_BLOB_VERSION;
+	sd_put32(out + 8, id->pid);
+	sd_put32(out + 12, id->conn_id);
+	sd_put64(out + 16, id->start_time);
+	sd_put64(out + 24, id->ctx_serial);
+	sd_put32(out + 32, id->perms);
+	memcpy(out + 40, id->token, SD_RDMA_TOKEN_LEN);
+	sd_put32(out + 60, sd_fnv1a(out, 60));
+}
+
+/* NULL when `blob` is a well-formed blob (then *id holds it), else what is wrong with it. */
+const char *sd_rdma_blob_decode(const void *blob, size_t len, struct sd_rdma_conn_ident *id)
+{
+	const uint8_t *b = blob;
+
+	if (len != SD_RDMA_BLOB_LEN)
+		return len < SD_RDMA_BLOB_LEN ? "is truncated" : "is longer than a connection blob";
+	if (sd_get32(b) != SD_RDMA_BLOB_MAGIC)
+		return "does not start with the connection blob magic";
+	if (b[4] != SD_RDMA_BLOB_VERSION || b[5] != 0)
+		return "has a format version this softdoca does not read";
+	if (sd_get32(b + 60) != sd_fnv1a(b, 60))
+		return "fails its checksum (altered or corrupted)";
+	if (b[6] != 0 || b[7] != 0 || sd_get32(b + 36) != 0 || sd_get32(b + 56) != 0)
+		return "has non-zero reserved bytes";
+	id->pid = sd_get32(b + 8);
+	id->conn_id = sd_get32(b + 12);
+	id->start_time = sd_get64(b + 16);
+	id->ctx_serial = sd_get64(b + 24);
+	id->perms = sd_get32(b + 32);
+	memcpy(id->token, b + 40, SD_RDMA_TOKEN_LEN);
+	if (id->pid == 0)
+		return "names no process";
+	return NULL;
+}
+
+/* Start time of process `pid` in clock ticks since boot (field 22 of its stat file); 0 if unknown. */
+static uint64_t sd_rdma_start_time_of(uint32_t pid)
+{
+	char path[64], buf[1024];
+	unsigned long long start = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%u/stat", pid);
+	f = fopen(path, "re");
+	if (f == NULL)
+		return 0;
+	size_t n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')'); /* the command name may hold spaces */
+	if (p == NULL)
+		return 0;
+	/* After ")": state is field 3; start time is field 22. */
+	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+		   &start) != 1)
+		return 0;
+	return start;
+}
+
+int sd_rdma_self_identity(uint32_t *pid, uint64_t *start_time)
+{
+	*pid = (uint32_t)getpid();
+	*start_time = sd_rdma_start_time_of(*pid);
+	return *start_time != 0 ? 0 : -1;
+}
+
+bool sd_rdma_process_alive(uint32_t pid, uint64_t start_time)
+{
+	return sd_rdma_start_time_of(pid) == start_time;
+}

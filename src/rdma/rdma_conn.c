@@ -1,0 +1,272 @@
+/*
+ * rdma_conn.c - connections made from out-of-band blobs: doca_rdma_export,
+ * doca_rdma_connect, doca_rdma_connection_disconnect, and what a
+ * connection carries (id, user data).
+ *
+ * A connection that doca_rdma_connect joined to a connection of this same
+ * process knows that connection (`peer`): sends go straight into its
+ * inbox.  A peer in another process is checked (alive, same start time)
+ * and serves the one-sided tasks, whose bytes travel through the RDMA
+ * export of the peer's memory; see docs/rdma.md for what it does not serve.
+ *
+ * The process registry (a list under one mutex) is touched only by export,
+ * connect and teardown, never per task.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "rdma_priv.h"
+#include "sd_log.h"
+
+static pthread_mutex_t sd_rdma_registry_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct doca_rdma_connection *sd_rdma_registry;
+
+static void sd_rdma_registry_add(struct doca_rdma_connection *conn)
+{
+	pthread_mutex_lock(&sd_rdma_registry_lock);
+	conn->reg_next = sd_rdma_registry;
+	sd_rdma_registry = conn;
+	pthread_mutex_unlock(&sd_rdma_registry_lock);
+}
+
+/* Unlink `conn` and cut every same-process peer off it (lock held). */
+static void sd_rdma_registry_remove_locked(struct doca_rdma_connection *conn)
+{
+	for (struct doca_rdma_connection **p = &sd_rdma_registry; *p != NULL;) {
+		if (*p == conn) {
+			*p = conn->reg_next;
+			continue;
+		}
+		if (atomic_load(&(*p)->peer) == conn) {
+			atomic_store(&(*p)->peer, NULL);
+			atomic_store(&(*p)->state, SD_RDMA_CONN_DISCONNECTED);
+		}
+		p = &(*p)->reg_next;
+	}
+}
+
+/* The live connection of this process that `id` names, token included (lock held). */
+static struct doca_rdma_connection *sd_rdma_registry_find_locked(const struct sd_rdma_conn_ident *id)
+{
+	for (struct doca_rdma_connection *c = sd_rdma_registry; c != NULL; c = c->reg_next)
+		if (c->self.conn_id == id->conn_id && c->self.ctx_serial == id->ctx_serial &&
+		    memcmp(c->self.token, id->token, SD_RDMA_TOKEN_LEN) == 0)
+			return c;
+	return NULL;
+}
+
+bool sd_rdma_conn_usable(const struct doca_rdma_connection *conn)
+{
+	return atomic_load_explicit(&conn->state, memory_order_acquire) == SD_RDMA_CONN_CONNECTED;
+}
+
+static doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_connection **out, const char *func)
+{
+	struct doca_rdma_connection *conn = calloc(1, sizeof(*conn));
+
+	if (conn == NULL)
+		return SD_REJECT_AS(func, DOCA_ERROR_NO_MEMORY, "cannot allocate a connection (rdma %p)", (void *)rdma);
+	if (sd_rdma_self_identity(&conn->self.pid, &conn->self.start_time) != 0 ||
+	    getrandom(conn->self.token, SD_RDMA_TOKEN_LEN, 0) != (ssize_t)SD_RDMA_TOKEN_LEN) {
+		free(conn);
+		return SD_REJECT_AS(func, DOCA_ERROR_OPERATING_SYSTEM,
+				    "cannot read this process's identity or random bytes for a connection (rdma %p)",
+				    (void *)rdma);
+	}
+	conn->rdma = rdma;
+	conn->id = rdma->next_conn_id++;
+	conn->self.conn_id = conn->id;
+	conn->self.ctx_serial = rdma->serial;
+	conn->self.perms = rdma->permissions;
+	atomic_init(&conn->state, SD_RDMA_CONN_EXPORTED);
+	atomic_init(&conn->peer, NULL);
+	sd_rdma_blob_encode(&conn->self, conn->blob);
+	conn->magic = SD_RDMA_CONN_MAGIC;
+	conn->next = rdma->conns;
+	rdma->conns = conn;
+	rdma->num_conns++;
+	sd_rdma_registry_add(conn);
+	*out = conn;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_conn_details,
+			      size_t *local_rdma_conn_details_size, struct doca_rdma_connection **rdma_connection)
+{
+	struct doca_rdma_connection *conn;
+	doca_error_t err = sd_rdma_check(rdma, __func__);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (local_rdma_conn_details == NULL || local_rdma_conn_details_size == NULL || rdma_connection == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
+				 "local_rdma_conn_details, its size and rdma_connection must not be NULL (rdma %p)",
+				 (void *)rdma);
+	if (rdma->ctx.state != DOCA_CTX_STATE_RUNNING)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, "rdma %p is %s; export connections once it is RUNNING",
+				 (void *)rdma, sd_ctx_state_name(rdma->ctx.state));
+	if (rdma->num_conns >= rdma->max_conns)
+		return SD_REJECT(DOCA_ERROR_FULL,
+				 "rdma %p holds %u connections, its max_num_connections; raise it with "
+				 "doca_rdma_set_max_num_connections before start",
+				 (void *)rdma, rdma->num_conns);
+	err = sd_rdma_conn_new(rdma, &conn, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
+	*local_rdma_conn_details = conn->blob;
+	*local_rdma_conn_details_size = SD_RDMA_BLOB_LEN;
+	*rdma_connection = conn;
+	return DOCA_SUCCESS;
+}
+
+/* Join `conn` to the same-process connection that `id` names. */
+static doca_error_t sd_rdma_connect_local(struct doca_rdma_connection *conn, const struct sd_rdma_conn_ident *id)
+{
+	struct doca_rdma_connection *peer;
+
+	pthread_mutex_lock(&sd_rdma_registry_lock);
+	peer = sd_rdma_registry_find_locked(id);
+	if (peer != NULL)
+		atomic_store(&conn->peer, peer);
+	pthread_mutex_unlock(&sd_rdma_registry_lock);
+	if (peer == NULL)
+		return SD_REJECT_AS("doca_rdma_connect", DOCA_ERROR_NOT_FOUND,
+				    "the blob names connection %u of this process, which no longer exists or whose "
+				    "token differs (stale or forged blob); export a new one on the peer",
+				    id->conn_id);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_conn_details,
+			       size_t remote_rdma_conn_details_size, struct doca_rdma_connection *rdma_connection)
+{
+	struct sd_rdma_conn_ident id;
+	const char *why;
+	doca_error_t err = sd_rdma_check(rdma, __func__);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (remote_rdma_conn_details == NULL || !sd_rdma_conn_is_valid(rdma_connection) ||
+	    rdma_connection->rdma != rdma)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
+				 "remote_rdma_conn_details is NULL or rdma_connection %p is not a connection that "
+				 "doca_rdma_export made on rdma %p",
+				 (void *)rdma_connection, (void *)rdma);
+	if (rdma->ctx.state != DOCA_CTX_STATE_RUNNING)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, "rdma %p is %s; connect once it is RUNNING", (void *)rdma,
+				 sd_ctx_state_name(rdma->ctx.state));
+	if (atomic_load(&rdma_connection->state) != SD_RDMA_CONN_EXPORTED)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, "connection %u is already connected or ended; export a new one",
+				 rdma_connection->id);
+	why = sd_rdma_blob_decode(remote_rdma_conn_details, remote_rdma_conn_details_size, &id);
+	if (why != NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "the %zu bytes at %p are not a connection blob: the blob %s",
+				 remote_rdma_conn_details_size, remote_rdma_conn_details, why);
+	if (!sd_rdma_process_alive(id.pid, id.start_time))
+		return SD_REJECT(DOCA_ERROR_NOT_FOUND,
+				 "the blob's exporter (pid %u) is gone or is another process now (stale blob); "
+				 "export a new one on the peer",
+				 id.pid);
+	if (id.pid == rdma_connection->self.pid) {
+		err = sd_rdma_connect_local(rdma_connection, &id);
+		if (err != DOCA_SUCCESS)
+			return err;
+	}
+	rdma_connection->remote = id;
+	atomic_store_explicit(&rdma_connection->state, SD_RDMA_CONN_CONNECTED, memory_order_release);
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_connection_disconnect(struct doca_rdma_connection *rdma_connection)
+{
+	if (!sd_rdma_conn_is_valid(rdma_connection))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "rdma_connection %p is NULL or not a live connection",
+				 (void *)rdma_connection);
+	if (atomic_load(&rdma_connection->state) != SD_RDMA_CONN_CONNECTED)
+		return SD_REJECT(DOCA_ERROR_BAD_STATE, "connection %u is not connected", rdma_connection->id);
+	pthread_mutex_lock(&sd_rdma_registry_lock);
+	struct doca_rdma_connection *peer = atomic_load(&rdma_connection->peer);
+	if (peer != NULL && atomic_load(&peer->peer) == rdma_connection) {
+		atomic_store(&peer->peer, NULL);
+		atomic_store(&peer->state, SD_RDMA_CONN_DISCONNECTED);
+	}
+	atomic_store(&rdma_connection->peer, NULL);
+	atomic_store(&rdma_connection->state, SD_RDMA_CONN_DISCONNECTED);
+	pthread_mutex_unlock(&sd_rdma_registry_lock);
+	return DOCA_SUCCESS;
+}
+
+/* The context leaves RUNNING: every connection ends; peers see it at once. */
+void sd_rdma_conns_stopping(struct doca_rdma *rdma)
+{
+	pthread_mutex_lock(&sd_rdma_registry_lock);
+	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
+		struct doca_rdma_connection *peer = atomic_load(&c->peer);
+		if (peer != NULL && atomic_load(&peer->peer) == c) {
+			atomic_store(&peer->peer, NULL);
+			atomic_store(&peer->state, SD_RDMA_CONN_DISCONNECTED);
+		}
+		atomic_store(&c->peer, NULL);
+		atomic_store(&c->state, SD_RDMA_CONN_DISCONNECTED);
+	}
+	pthread_mutex_unlock(&sd_rdma_registry_lock);
+}
+
+/* The context reached IDLE or is destroyed: its connections are freed. */
+void sd_rdma_conns_release(struct doca_rdma *rdma)
+{
+	pthread_mutex_lock(&sd_rdma_registry_lock);
+	while (rdma->conns != NULL) {
+		struct doca_rdma_connection *c = rdma->conns;
+		rdma->conns = c->next;
+		sd_rdma_registry_remove_locked(c);
+		c->magic = 0;
+		free(c);
+	}
+	rdma->num_conns = 0;
+	pthread_mutex_unlock(&sd_rdma_registry_lock);
+}
+
+doca_error_t doca_rdma_connection_set_user_data(struct doca_rdma_connection *rdma_connection,
+						union doca_data connection_user_data)
+{
+	if (!sd_rdma_conn_is_valid(rdma_connection))
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "rdma_connection %p is NULL or not a live connection",
+				 (void *)rdma_connection);
+	rdma_connection->user_data = connection_user_data;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_connection_get_user_data(const struct doca_rdma_connection *rdma_connection,
+						union doca_data *connection_user_data)
+{
+	if (!sd_rdma_conn_is_valid(rdma_connection) || connection_user_data == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
+				 "rdma_connection %p is not a live connection or connection_user_data is NULL",
+				 (const void *)rdma_connection);
+	*connection_user_data = rdma_connection->user_data;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_connection_get_id(const struct doca_rdma_connection *rdma_connection, uint32_t *connection_id)
+{
+	if (!sd_rdma_conn_is_valid(rdma_connection) || connection_id == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
+				 "rdma_connection %p is not a live connection or connection_id is NULL",
+				 (const void *)rdma_connection);
+	*connection_id = rdma_connection->id;
+	return DOCA_SUCCESS;
+}
+
+doca_error_t doca_rdma_connection_get_addr(const struct doca_rdma_connection *rdma_connection,
+					   struct doca_rdma_addr **addr)
+{
+	if (!sd_rdma_conn_is_valid(rdma_connection) || addr == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "rdma_connection %p is not a live connection or addr is NULL",
+				 (const void *)rdma_connection);
+	return SD_REJECT(DOCA_ERROR_NOT_FOUND,
+			 "connection %u was made from an out-of-band blob and has no connection-manager address",
+			 rdma_connection->id);
+}
