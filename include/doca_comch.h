@@ -669,7 +669,9 @@ struct doca_comch_event_consumer;
 /**
  * @brief Reports a fast-path consumer appearing on, or leaving, the peer of a connection.
  *
- * softdoca has no fast path yet: these callbacks are stored and never called.
+ * Called from doca_pe_progress of the PE that holds the server or client, when
+ * a consumer of the peer starts (new) or stops or goes away with its process
+ * (expired); a producer then sends to that id (docs/comch-fast-path.md).
  *
  * @param event the event (owned by the library).
  * @param comch_connection the connection.
@@ -680,7 +682,7 @@ typedef void (*doca_comch_event_consumer_cb_t)(struct doca_comch_event_consumer 
 					       uint32_t id);
 
 /**
- * @brief Installs the server's consumer callbacks; IDLE only (stored, never called: no fast path yet).
+ * @brief Installs the server's consumer callbacks; IDLE only; the callbacks run when the peer's consumers start and stop.
  *
  * @param comch_server the server.
  * @param new_consumer_event_cb called when the peer creates a consumer.
@@ -693,7 +695,7 @@ doca_error_t doca_comch_server_event_consumer_register(struct doca_comch_server 
 						       doca_comch_event_consumer_cb_t expired_consumer_event_cb);
 
 /**
- * @brief Installs the client's consumer callbacks; IDLE only (stored, never called: no fast path yet).
+ * @brief Installs the client's consumer callbacks; IDLE only; the callbacks run when the peer's consumers start and stop.
  *
  * @param comch_client the client.
  * @param new_consumer_event_cb called when the peer creates a consumer.
