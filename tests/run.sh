@@ -29,6 +29,12 @@
 #             else /opt/mellanox/doca; skipped (never passed) when there
 #             is none; then the host/DPU
 #             pairs again with the two sides in two network namespaces (root)
+#   coverage  gcc build with --coverage into build-cov/, every suite run
+#             there (and the engine suites on `workers`), then
+#             tests/coverage/report.py: line and branch coverage of src/
+#             per folder against the floors of tests/coverage/floor.txt,
+#             every exported DOCA function entered at least once, and the
+#             abi check of that build (gcov's own exports allowed there)
 #
 # Every meson test and every extra check counts once.  Beyond the tests'
 # own verdicts, a failure is also counted when `meson test` exits non-zero
@@ -47,7 +53,7 @@ cd "$root" || exit 1
 
 mapfile -t packages < <(grep -Ev '^(#|$)' "$root/tools/test-packages.txt")
 jobs=$(nproc 2>/dev/null || echo 2)
-all_steps=(gcc release asan valgrind install abi bench fuzz samples)
+all_steps=(gcc release asan valgrind install abi bench fuzz samples coverage)
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=("${all_steps[@]}")
 
@@ -463,6 +469,18 @@ samples_tree() {
 		fi
 	fi
 	rm -f "$out"
+}
+
+step_coverage() {
+	banner "coverage: gcc --coverage build and tests (build-cov/), gcovr report"
+	build coverage build-cov gcc -Db_coverage=true
+	[ $? -eq 2 ] && return
+	# Counters of an earlier run would count as entered by this one.
+	find "$root/build-cov" -name '*.gcda' -delete
+	test_suites coverage build-cov
+	test_suites coverage-workers build-cov --setup workers "${engine_suites[@]}"
+	run_script coverage "" python3 "$root/tests/coverage/report.py" "$root" "$root/build-cov"
+	run_script coverage "coverage build: " "$root/tests/abi/check_symbols.sh" "$root/build-cov"
 }
 
 # The stress test's own options for a run that valgrind finishes quickly.
