@@ -12,6 +12,8 @@ dpu=$3
 work=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-demo-test.XXXXXX")
 export_file=$work/export
 host_pid=
+# What a sanitizer report looks like in a program's output.
+sanitizer_report='ERROR: (Address|Leak)Sanitizer|runtime error:'
 
 cleanup() {
 	if [ -n "$host_pid" ] && kill -0 "$host_pid" 2>/dev/null; then
@@ -68,6 +70,8 @@ refused() {
 	if [ "$side" = host ]; then prog=$host; else prog=$dpu; fi
 	timeout 30 "$prog" "$@" >"$work/$side.log" 2>&1 || rc=$?
 	[ "$rc" -eq 1 ] || fail "the $side given '$*' exited with $rc (a refusal exits 1)"
+	# The next refusal overwrites the log: look for a sanitizer report now.
+	! grep -q -E "$sanitizer_report" "$work/$side.log" || fail "a sanitizer report from the $side given '$*'"
 }
 
 sha_of() { grep -o 'SHA-256 [0-9a-f]\{64\}' "$work/host.log" | head -n1 | cut -d' ' -f2; }
@@ -211,7 +215,7 @@ bad_flags_refused)
 	;;
 esac
 # A sanitizer build must stay silent on every path, failing ones included.
-if grep -q -E 'ERROR: (Address|Leak)Sanitizer|runtime error:' "$work"/*.log 2>/dev/null; then
+if grep -q -E "$sanitizer_report" "$work"/*.log 2>/dev/null; then
 	fail "a sanitizer report in the programs' output"
 fi
 echo "PASS $case_name"
