@@ -9,7 +9,8 @@
 #   release   gcc release build (-O3, the one the benchmarks use) into
 #             build-rel/, tests left out: it must compile without a warning
 #   asan      build with clang + AddressSanitizer/UBSan into build-asan/ and
-#             run every suite there; any sanitizer report fails the test
+#             run every suite there; any sanitizer report, of the test or of
+#             any process it starts, fails the test (tests/sanitizer-wrap.sh)
 #   valgrind  the dmatest stress program under valgrind (reduced task count)
 #   install   install into a temporary prefix, build an external program in
 #             both flavours, run the installed tools and an installed
@@ -317,8 +318,10 @@ step_asan() {
 	[ $? -eq 2 ] && return
 	local -x ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1:abort_on_error=0
 	local -x UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-	test_suites asan build-asan --timeout-multiplier 4
-	test_suites asan-workers build-asan --timeout-multiplier 4 --setup workers "${engine_suites[@]}"
+	# A report of any process a test starts fails that test (tests/sanitizer-wrap.sh).
+	local wrap=(--wrapper "$root/tests/sanitizer-wrap.sh")
+	test_suites asan build-asan --timeout-multiplier 4 "${wrap[@]}"
+	test_suites asan-workers build-asan --timeout-multiplier 4 "${wrap[@]}" --setup workers "${engine_suites[@]}"
 }
 
 # A built executable of build/ whose file name is NAME.
