@@ -1,7 +1,7 @@
 /*
  * A descriptor of another process's export, edited and re-signed with a
  * valid checksum (a forged token, or another export's number), imports
- * without a word but reaches nothing: every read and write through it
+ * (or a read-only export made writable) without a word but reaches nothing: every read and write through it
  * fails with DOCA_ERROR_IO_FAILED and the exporter's bytes stay as they
  * were.  The same edits on an export of this process are covered by
  * xproc_descriptor_export_and_import; this is the path through the
@@ -29,6 +29,11 @@ static void e_export_id(struct sd_xp_desc *x)
 	x->export_id += 1;
 }
 
+static void e_writable(struct sd_xp_desc *x)
+{
+	x->access_mask = DOCA_ACCESS_FLAG_PCI_READ_WRITE;
+}
+
 /* The exporter's descriptor with `edit` applied, re-encoded with a valid checksum. */
 static bool forge(const struct xt_peer *p, void (*edit)(struct sd_xp_desc *), uint8_t out[SD_XP_DESC_LEN])
 {
@@ -49,8 +54,8 @@ static bool peer_bytes_unchanged(struct xt_peer *p)
 	return xt_peer_cmd(p, cmd, reply, sizeof(reply)) && strcmp(reply, "ok") == 0;
 }
 
-/* Import the forged descriptor; a read and a write through it must both fail. */
-static void forged_descriptor_reaches_nothing(void (*edit)(struct sd_xp_desc *))
+/* Import the forged descriptor of an export with `perm`; a read and a write through it must both fail. */
+static void forged_descriptor_reaches_nothing(const char *perm, void (*edit)(struct sd_xp_desc *))
 {
 	struct xt_peer peer;
 	struct doca_dev *dev;
@@ -59,7 +64,7 @@ static void forged_descriptor_reaches_nothing(void (*edit)(struct sd_xp_desc *))
 	uint8_t forged[SD_XP_DESC_LEN];
 	char reply[64];
 
-	REQUIRE(xt_exporter_start(&peer, "heap", "rw", XT_HOST_PCI, LEN, SEED, NULL));
+	REQUIRE(xt_exporter_start(&peer, "heap", perm, XT_HOST_PCI, LEN, SEED, NULL));
 	dev = sd_test_open_dev_at(XT_DPU_PCI);
 	REQUIRE(dev != NULL && forge(&peer, edit, forged));
 	XT_QUIET_OK(doca_mmap_create_from_export(NULL, forged, sizeof(forged), dev, &imp));
@@ -92,12 +97,17 @@ static void forged_descriptor_reaches_nothing(void (*edit)(struct sd_xp_desc *))
 
 static void forged_token_of_another_process_reaches_nothing(void)
 {
-	forged_descriptor_reaches_nothing(e_token);
+	forged_descriptor_reaches_nothing("rw", e_token);
 }
 
 static void another_export_number_of_another_process_reaches_nothing(void)
 {
-	forged_descriptor_reaches_nothing(e_export_id);
+	forged_descriptor_reaches_nothing("rw", e_export_id);
+}
+
+static void read_only_export_of_another_process_made_writable_reaches_nothing(void)
+{
+	forged_descriptor_reaches_nothing("ro", e_writable);
 }
 
 int main(int argc, char **argv)
@@ -111,5 +121,6 @@ int main(int argc, char **argv)
 	xt_capture_log();
 	SD_RUN(forged_token_of_another_process_reaches_nothing);
 	SD_RUN(another_export_number_of_another_process_reaches_nothing);
+	SD_RUN(read_only_export_of_another_process_made_writable_reaches_nothing);
 	return sd_test_done();
 }
