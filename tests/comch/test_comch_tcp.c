@@ -216,11 +216,22 @@ static void a_zero_length_frame_ends_the_link(void)
 	ends_the_link("tcp-zero", buf, sizeof(buf));
 }
 
-/* A server named `tag` gets a hello naming `hello_name` (NULL: its own) in wire `version`: refused. */
+/*
+ * A server named `tag` gets a hello naming `hello_name` in wire `version`:
+ * refused.  NULL names the server itself; "" names another server of the
+ * same length (its last character changed), so only the name's bytes differ.
+ */
 static void hello_is_refused(const char *tag, const char *hello_name, uint32_t version)
 {
 	static uint8_t buf[1024];
+	static char same_length[128];
 	const char *name = ct_name(tag);
+
+	if (hello_name != NULL && hello_name[0] == '\0') {
+		snprintf(same_length, sizeof(same_length), "%s", name);
+		same_length[strlen(same_length) - 1] ^= 1;
+		hello_name = same_length;
+	}
 	uint8_t reply[64];
 	size_t n;
 	ssize_t got;
@@ -254,6 +265,12 @@ static void hello_is_refused(const char *tag, const char *hello_name, uint32_t v
 static void a_hello_for_another_server_is_refused(void)
 {
 	hello_is_refused("tcp-mine", "someone-else", SD_WIRE_VERSION);
+}
+
+/* The names differ in their bytes only: the length alone does not tell them apart. */
+static void a_hello_for_a_server_of_the_same_name_length_is_refused(void)
+{
+	hello_is_refused("tcp-same", "", SD_WIRE_VERSION);
 }
 
 /* A peer of another wire version cannot be understood: refused, though it names this server. */
@@ -298,6 +315,7 @@ int main(void)
 	SD_RUN(a_frame_of_no_known_kind_ends_the_link);
 	SD_RUN(a_zero_length_frame_ends_the_link);
 	SD_RUN(a_hello_for_another_server_is_refused);
+	SD_RUN(a_hello_for_a_server_of_the_same_name_length_is_refused);
 	SD_RUN(a_hello_of_another_wire_version_is_refused);
 	SD_RUN(a_second_tcp_server_in_the_namespace_is_refused);
 	SD_RUN(a_malformed_peer_setting_is_refused_at_start);
