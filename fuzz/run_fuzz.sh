@@ -12,8 +12,8 @@
 # descriptors, fuzz_api's with the committed corpus fuzz/corpus/api (read,
 # never written).  Prints one "PASS fuzz: T" or "FAIL fuzz: T" line per
 # target.  Exits non-zero when a fuzzer finds a crash, a leak or undefined
-# behaviour; exits 77 (skip) when clang or its libFuzzer runtime (Debian:
-# libclang-rt-14-dev) is missing.
+# behaviour, or when a target does not build; exits 77 (skip) only when
+# clang or its libFuzzer runtime (Debian: libclang-rt-14-dev) is missing.
 #
 # A long run by hand (what the numbers in docs/robustness.md come from):
 #   build-asan/fuzz/fuzz_api -runs=10000000 -print_final_stats=1 DIR fuzz/corpus/api
@@ -31,16 +31,32 @@ fi
 if [ ! -f "$build/build.ninja" ]; then
 	CC=clang meson setup "$build" "$here" -Dbench=false >/dev/null
 fi
-for t in $targets; do
-	ninja -C "$build" "fuzz/$t" >/dev/null 2>&1 || true
-	if [ ! -x "$build/fuzz/$t" ]; then
-		echo "SKIP: clang cannot build libFuzzer targets here (install libclang-rt-14-dev)"
-		exit 77
-	fi
-done
-
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
+
+# Whether clang can link a libFuzzer program at all is the machine's
+# capability (the only reason to skip); a target of ours that does not
+# build is a failure.
+printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n){(void)d;(void)n;return 0;}\n' \
+	>"$scratch/probe.c"
+if ! clang -fsanitize=fuzzer "$scratch/probe.c" -o "$scratch/probe" >/dev/null 2>&1; then
+	echo "SKIP: clang cannot link libFuzzer programs here (install libclang-rt-14-dev)"
+	exit 77
+fi
+
+failed=0
+built=""
+for t in $targets; do
+	if ninja -C "$build" "fuzz/$t" >"$scratch/$t.build.log" 2>&1 && [ -x "$build/fuzz/$t" ]; then
+		built="$built $t"
+	else
+		echo "$t does not build; the end of the build log:" >&2
+		grep -Ev '^\[[0-9]+/[0-9]+\] ' "$scratch/$t.build.log" | tail -30 >&2
+		echo "FAIL fuzz: $t builds"
+		failed=1
+	fi
+done
+targets=$built
 
 # seed_import DIR - one input of each mode (raw, checksum-fixed, edits of live descriptors).
 seed_import() {
@@ -59,7 +75,6 @@ seed_sync_event() {
 	printf '\002\070\001' >"$1/own-token" # one token byte changed
 }
 
-failed=0
 for t in $targets; do
 	corpus="$scratch/$t"
 	mkdir -p "$corpus"

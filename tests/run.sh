@@ -9,7 +9,8 @@
 #   release   gcc release build (-O3, the one the benchmarks use) into
 #             build-rel/, tests left out: it must compile without a warning
 #   asan      build with clang + AddressSanitizer/UBSan into build-asan/ and
-#             run every suite there; any sanitizer report fails the test
+#             run every suite there; any sanitizer report, of the test or of
+#             any process it starts, fails the test (tests/sanitizer-wrap.sh)
 #   valgrind  the dmatest stress program under valgrind (reduced task count)
 #   install   install into a temporary prefix, build an external program in
 #             both flavours, run the installed tools and an installed
@@ -34,19 +35,31 @@
 #             else /opt/mellanox/doca; skipped (never passed) when there
 #             is none; then the host/DPU
 #             pairs again with the two sides in two network namespaces (root)
+#   coverage  gcc build with --coverage into build-cov/, every suite run
+#             there (and the engine suites on `workers`), then
+#             tests/coverage/report.py: line and branch coverage of src/
+#             per folder against the floors of tests/coverage/floor.txt,
+#             every exported DOCA function entered at least once, and the
+#             abi check of that build (gcov's own exports allowed there)
 #
-# Every meson test and every extra check counts once.  The last line is
+# Every meson test and every extra check counts once.  Beyond the tests'
+# own verdicts, a failure is also counted when `meson test` exits non-zero
+# with no failed test to show for it, when a test that `meson test --list`
+# registers has no result in the log (meson died part way), and when a
+# step's script exits non-zero without printing a FAIL line.  Suites are
+# never named here: whatever a meson.build registers runs and is counted.  The last line is
 # exactly "N passed, N failed" (", N skipped" appended when something was
 # skipped; skipped checks never count as passed).  Exit status 1 when
 # anything failed.
 set -uo pipefail
+shopt -s lastpipe # `cmd | record_lines` counts in this shell, not a subshell
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
 
 mapfile -t packages < <(grep -Ev '^(#|$)' "$root/tools/test-packages.txt")
 jobs=$(nproc 2>/dev/null || echo 2)
-all_steps=(gcc release asan valgrind install packages abi bench fuzz samples)
+all_steps=(gcc release asan valgrind install packages abi bench fuzz samples coverage)
 steps=("$@")
 [ ${#steps[@]} -eq 0 ] && steps=("${all_steps[@]}")
 
@@ -83,6 +96,22 @@ record_lines() {
 		*) echo "$line" ;;
 		esac
 	done
+}
+
+# run_script NAME PREFIX CMD... - run a check script that prints PASS /
+# FAIL / SKIP lines, count them (prefixed by PREFIX), and fail NAME when the
+# script exits non-zero without having printed a FAIL line (it died, or
+# failed without saying which check).  Returns the script's exit status.
+run_script() {
+	local name=$1 prefix=$2 rc failed_before=$failed
+	shift 2
+	"$@" 2>&1 | record_lines "$prefix"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" -ne 0 ] && [ "$failed" -eq "$failed_before" ]; then
+		record FAIL "$name: $1 exited with status $rc without a FAIL line"
+		echo "FAIL $name: $1 exited with status $rc without a FAIL line"
+	fi
+	return "$rc"
 }
 
 want_step() {
@@ -149,11 +178,12 @@ build() {
 
 # meson_results NAME DIR [SETUP] - count the per-test results of the last
 # meson test run in DIR from meson-logs/testlog.json (testlog-SETUP.json for
-# a test setup other than the default).
+# a test setup other than the default); prints the names it counted on fd 3.
 meson_results() {
 	local log=$2/meson-logs/testlog${3:+-$3}.json
 	[ -f "$log" ] || {
 		record FAIL "$1: meson test produced no testlog.json"
+		echo "FAIL $1: meson test produced no testlog.json"
 		return
 	}
 	record_lines "$1: " < <(python3 - "$log" <<'PY'
@@ -163,12 +193,37 @@ for line in open(sys.argv[1]):
     line = line.strip()
     if not line:
         continue
-    t = json.loads(line)
+    try:
+        t = json.loads(line)
+    except ValueError:
+        continue  # a line cut short by a dying meson: its test counts as missing
     # "softdoca:unit / exec_pe" -> "unit/exec_pe"
     name = t["name"].replace("softdoca:", "", 1).replace(" / ", "/")
     print("%s %s" % (verdict.get(t["result"], "FAIL"), name))
 PY
 	)
+}
+
+# missing_results DIR LOG MESON_TEST_ARGS... - "suite/name" of every test that
+# `meson test --list` with the same arguments registers but LOG has no
+# result for (meson died, or stopped part way).
+missing_results() {
+	local dir=$1 log=$2
+	shift 2
+	python3 - "$log" <(meson test -C "$dir" --no-rebuild --list "$@" 2>/dev/null) <<'PY'
+import json, os, sys
+seen = set()
+if os.path.exists(sys.argv[1]):
+    for line in open(sys.argv[1]):
+        try:
+            seen.add(json.loads(line)["name"])
+        except (ValueError, KeyError):
+            pass
+for name in open(sys.argv[2]):
+    name = name.strip()
+    if name and name not in seen:
+        print(name.replace("softdoca:", "", 1).replace(" / ", "/"))
+PY
 }
 
 # unbuilt_tests DIR - "name" of every test whose program was not built.
@@ -208,10 +263,27 @@ PY
 		)
 		[ ${#built_names[@]} -eq 0 ] && return
 	fi
-	rm -f "$dir/meson-logs/testlog${setup:+-$setup}.json"
-	meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs" "$@" "${built_names[@]}"
+	local log="$dir/meson-logs/testlog${setup:+-$setup}.json" rc=0 failed_before=$failed missing=() registered
+	rm -f "$log"
+	registered=$(meson test -C "$dir" --no-rebuild --list "$@" "${built_names[@]}" 2>/dev/null | grep -c .)
+	meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs" "$@" "${built_names[@]}" || rc=$?
 	echo "-- per-test results ($name)"
 	meson_results "$name" "$dir" "$setup"
+	# A test registered but never reported fails: meson died or gave up part way.
+	mapfile -t missing < <(missing_results "$dir" "$log" "$@" "${built_names[@]}")
+	for t in "${missing[@]}"; do
+		record FAIL "$name: $t (registered, no result recorded)"
+		echo "FAIL $name: $t (registered, no result recorded)"
+	done
+	if [ "$registered" -eq 0 ]; then
+		record FAIL "$name: meson test --list registers no test"
+		echo "FAIL $name: meson test --list registers no test"
+	fi
+	# meson's own failure with nothing failed above (a crash of the runner itself).
+	if [ "$rc" -ne 0 ] && [ "$failed" -eq "$failed_before" ]; then
+		record FAIL "$name: meson test exited with status $rc"
+		echo "FAIL $name: meson test exited with status $rc"
+	fi
 }
 
 # The suites that move bytes, run again on the asynchronous cpu engine (the
@@ -251,8 +323,10 @@ step_asan() {
 	[ $? -eq 2 ] && return
 	local -x ASAN_OPTIONS=halt_on_error=1:print_stacktrace=1:detect_leaks=1:abort_on_error=0
 	local -x UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-	test_suites asan build-asan --timeout-multiplier 4
-	test_suites asan-workers build-asan --timeout-multiplier 4 --setup workers "${engine_suites[@]}"
+	# A report of any process a test starts fails that test (tests/sanitizer-wrap.sh).
+	local wrap=(--wrapper "$root/tests/sanitizer-wrap.sh")
+	test_suites asan build-asan --timeout-multiplier 4 "${wrap[@]}"
+	test_suites asan-workers build-asan --timeout-multiplier 4 "${wrap[@]}" --setup workers "${engine_suites[@]}"
 }
 
 # A built executable of build/ whose file name is NAME.
@@ -291,12 +365,12 @@ step_valgrind() {
 
 step_install() {
 	banner "install test"
-	record_lines "" < <("$root/tests/install/run_install_test.sh" 2>&1)
+	run_script install "" "$root/tests/install/run_install_test.sh"
 }
 
 step_packages() {
 	banner "Debian packages: build, refuse, install, use, purge"
-	record_lines "" < <("$root/tests/install/run_package_test.sh" 2>&1)
+	run_script packages "" "$root/tests/install/run_package_test.sh"
 }
 
 step_abi() {
@@ -306,7 +380,7 @@ step_abi() {
 		echo "SKIP abi: symbol check (gcc build missing)"
 		return
 	fi
-	record_lines "" < <("$root/tests/abi/check_symbols.sh" "$root/build" 2>&1)
+	run_script abi "" "$root/tests/abi/check_symbols.sh" "$root/build"
 }
 
 step_bench() {
@@ -408,6 +482,18 @@ samples_tree() {
 		fi
 	fi
 	rm -f "$out"
+}
+
+step_coverage() {
+	banner "coverage: gcc --coverage build and tests (build-cov/), gcovr report"
+	build coverage build-cov gcc -Db_coverage=true
+	[ $? -eq 2 ] && return
+	# Counters of an earlier run would count as entered by this one.
+	find "$root/build-cov" -name '*.gcda' -delete
+	test_suites coverage build-cov
+	test_suites coverage-workers build-cov --setup workers "${engine_suites[@]}"
+	run_script coverage "" python3 "$root/tests/coverage/report.py" "$root" "$root/build-cov"
+	run_script coverage "coverage build: " "$root/tests/abi/check_symbols.sh" "$root/build-cov"
 }
 
 # The stress test's own options for a run that valgrind finishes quickly.

@@ -29,7 +29,10 @@
 #   --prefix P     softdoca installed under P (default: build this checkout
 #                  and install it into ./_install)
 #   --timeout S    seconds per run (default 30; a timeout is a failure)
-#   --valgrind     also run each sample under valgrind and fail it when a
+#   --valgrind     also run each sample under valgrind and fail it when
+#                  valgrind reports any error (invalid read or write,
+#                  uninitialised value, bad free), the program dies or
+#                  exits non-zero under it, valgrind does not finish, or a
 #                  leak record points into a softdoca library
 #   --work DIR     scratch folder (default: a fresh mktemp folder)
 #   --lines        also print one "PASS name" / "FAIL name" line per check
@@ -249,6 +252,31 @@ passed=0
 failed=0
 row_kind=samples # the word after PASS/FAIL in --lines output
 
+# valgrind as every run of this script starts it: leaks listed (and judged
+# below, inside softdoca only: the samples' own leaks are theirs), every
+# other error counted in the ERROR SUMMARY line.
+valgrind_cmd="valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=none"
+
+# valgrind_findings LOG - what valgrind saw that fails a run, one line each;
+# nothing when the run was clean.  A log without its ERROR SUMMARY line
+# means valgrind never finished (a timeout, a kill): that fails too.
+valgrind_findings() {
+	local log=$1 errors leaks
+	if [ ! -s "$log" ]; then
+		echo "valgrind wrote no log ($log)"
+		return
+	fi
+	errors=$(sed -n 's/.*ERROR SUMMARY: \([0-9][0-9]*\) error.*/\1/p' "$log" | tail -n1)
+	[ -n "$errors" ] || echo "valgrind did not finish its run ($log)"
+	grep -q "Process terminating with default action of signal" "$log" &&
+		echo "the program died of a signal under valgrind ($log)"
+	[ -n "$errors" ] && [ "$errors" != 0 ] &&
+		echo "valgrind: $errors error(s): invalid accesses or uninitialised values ($log)"
+	leaks=$(softdoca_leaks "$log")
+	[ "$leaks" != 0 ] && echo "valgrind: $leaks leak record(s) inside softdoca ($log)"
+	return 0
+}
+
 # Leak records whose stack passes through a softdoca library.
 softdoca_leaks() {
 	awk '/(definitely|indirectly|possibly) lost in loss record/ {rec=1; hit=0; next}
@@ -288,12 +316,13 @@ judge() { # name exe flavour -> sets verdict, detail
 	fi
 	verdict=PASS; detail="ok"
 	if [ $use_valgrind = 1 ]; then
-		local vlog="$work/$name.valgrind" leaks
+		local vlog="$work/$name.valgrind" found
+		rc=0
 		( cd "$(dirname "$exe")" && env LD_LIBRARY_PATH="$libdir" "${judge_env[@]}" timeout $((timeout_s * 10)) \
-			valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible \
-			--log-file="$vlog" "$exe" "${judge_args[@]}" >/dev/null 2>&1 ) || true
-		leaks=$(softdoca_leaks "$vlog")
-		if [ "$leaks" != 0 ]; then verdict=FAIL; detail="valgrind: $leaks leak record(s) inside softdoca ($vlog)"; return; fi
+			$valgrind_cmd --log-file="$vlog" "$exe" "${judge_args[@]}" >/dev/null 2>&1 ) || rc=$?
+		found=$(valgrind_findings "$vlog")
+		[ $rc = 0 ] || found="exit status $rc under valgrind${found:+; }$found"
+		if [ -n "$found" ]; then verdict=FAIL; detail=$(printf '%s' "$found" | tr '\n' ';'); return; fi
 		detail="ok, valgrind clean"
 	fi
 }
@@ -362,7 +391,7 @@ build_sample() {
 # The command prefix of a run: valgrind with a log file when asked.
 run_prefix() { # name
 	if [ $use_valgrind = 1 ]; then
-		echo "valgrind --leak-check=full --show-leak-kinds=definite,indirect,possible --log-file=$work/$1.valgrind"
+		echo "$valgrind_cmd --log-file=$work/$1.valgrind"
 	fi
 }
 
@@ -407,8 +436,8 @@ run_pair() {
 			! grep -v '^[[:space:]]*$' "$work/dma_copy_$side.stdout" | tail -n1 | grep -q "Sample finished successfully"; then
 			verdict=FAIL; detail="$side side did not finish successfully"; return
 		fi
-		if [ $use_valgrind = 1 ] && [ "$(softdoca_leaks "$work/dma_copy_$side.valgrind")" != 0 ]; then
-			verdict=FAIL; detail="valgrind: leak inside softdoca on the $side side"; return
+		if [ $use_valgrind = 1 ] && found=$(valgrind_findings "$work/dma_copy_$side.valgrind") && [ -n "$found" ]; then
+			verdict=FAIL; detail="$side side: $(printf '%s' "$found" | tr '\n' ';')"; return
 		fi
 	done
 	verdict=PASS; detail="DPU printed the host's text; host exited on Enter"
@@ -501,8 +530,8 @@ run_comch_pair() {
 			! grep -v '^[[:space:]]*$' "$work/${base}_$side.stdout" | tail -n1 | grep -q "Sample finished successfully"; then
 			verdict=FAIL; detail="$side did not finish successfully"; return 0
 		fi
-		if [ $use_valgrind = 1 ] && [ "$(softdoca_leaks "$work/${base}_$side.valgrind")" != 0 ]; then
-			verdict=FAIL; detail="valgrind: leak inside softdoca on the $side side"; return 0
+		if [ $use_valgrind = 1 ] && found=$(valgrind_findings "$work/${base}_$side.valgrind") && [ -n "$found" ]; then
+			verdict=FAIL; detail="$side side: $(printf '%s' "$found" | tr '\n' ';')"; return 0
 		fi
 	done
 	verdict=PASS; detail="each side printed the other's text and finished"
@@ -550,8 +579,8 @@ se_pair_once() { # dpu_exe host_exe label [flags...] -> verdict, detail
 		fi
 	done
 	for side in sync_event_local_pci sync_event_remote_pci; do
-		if [ $use_valgrind = 1 ] && [ "$(softdoca_leaks "$work/$side.valgrind")" != 0 ]; then
-			verdict=FAIL; detail="$label: valgrind: leak inside softdoca in $side"; return 1
+		if [ $use_valgrind = 1 ] && found=$(valgrind_findings "$work/$side.valgrind") && [ -n "$found" ]; then
+			verdict=FAIL; detail="$label: $side: $(printf '%s' "$found" | tr '\n' ';')"; return 1
 		fi
 	done
 	verdict=PASS; detail="sync and async (tasks, atomic) runs: both sides signalled, waited and finished"
@@ -664,8 +693,9 @@ app_copy() { # label size sender
 	verdict=PASS; detail="identical bytes, both exit 0, ${ms} ms"
 	if [ $use_valgrind = 1 ] && [ "$size" -le $((16 << 20)) ]; then
 		for side in host dpu; do
-			if [ "$(softdoca_leaks "$work/$name.$side.valgrind")" != 0 ]; then
-				verdict=FAIL; detail="valgrind: leak inside softdoca on the $side side ($work/$name.$side.valgrind)"
+			found=$(valgrind_findings "$work/$name.$side.valgrind")
+			if [ -n "$found" ]; then
+				verdict=FAIL; detail="$side side: $(printf '%s' "$found" | tr '\n' ';')"
 				return 0
 			fi
 		done

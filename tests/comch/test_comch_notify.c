@@ -6,6 +6,7 @@
  * an event is already queued signals at once.  Nothing wakes a PE that has
  * nothing to do.
  */
+#include "sd_time.h"
 #include "comch_test.h"
 
 static struct ct_side srv, cli;
@@ -105,7 +106,8 @@ static void arming_with_a_queued_message_signals_at_once(void)
 	while (ct_progress(&cli))
 		;
 	CHECK_OK(ct_send(&srv, srv.conn, 6, 16));
-	usleep(100000); /* the message reaches the client's queue meanwhile */
+	/* the message reaches the client's queue meanwhile (100 ms on an idle machine, sd_time.h) */
+	usleep((useconds_t)(sd_time_margin_ms(100) * 1000));
 	REQUIRE(doca_pe_get_notification_handle(cli.pe, &fd) == DOCA_SUCCESS);
 	CHECK_OK(doca_pe_clear_notification(cli.pe, 0));
 	CHECK_OK(doca_pe_request_notification(cli.pe));

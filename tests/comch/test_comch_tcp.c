@@ -15,6 +15,8 @@
 
 #include <signal.h>
 
+#include <sys/time.h>
+
 #include "comch_priv.h"
 #include "comch_test.h"
 
@@ -52,16 +54,22 @@ static size_t frame(uint8_t *out, size_t at, const void *msg, uint32_t len)
 	return at + 4 + len;
 }
 
-static size_t hello_frame(uint8_t *out, size_t at, const char *name, const char *host_fn)
+/* A hello frame speaking wire `version`. */
+static size_t hello_frame_of_version(uint8_t *out, size_t at, const char *name, const char *host_fn, uint32_t version)
 {
 	uint8_t msg[sizeof(struct sd_wire_hello) + 128];
-	struct sd_wire_hello h = {.kind = SD_WIRE_HELLO, .version = SD_WIRE_VERSION, .max_msg = 4080};
+	struct sd_wire_hello h = {.kind = SD_WIRE_HELLO, .version = version, .max_msg = 4080};
 
 	h.name_len = (uint32_t)strlen(name);
 	snprintf(h.host_fn, sizeof(h.host_fn), "%s", host_fn);
 	memcpy(msg, &h, sizeof(h));
 	memcpy(msg + sizeof(h), name, h.name_len);
 	return frame(out, at, msg, (uint32_t)(sizeof(h) + h.name_len));
+}
+
+static size_t hello_frame(uint8_t *out, size_t at, const char *name, const char *host_fn)
+{
+	return hello_frame_of_version(out, at, name, host_fn, SD_WIRE_VERSION);
 }
 
 static size_t data_frame(uint8_t *out, size_t at, uint32_t seq, uint32_t len)
@@ -208,10 +216,22 @@ static void a_zero_length_frame_ends_the_link(void)
 	ends_the_link("tcp-zero", buf, sizeof(buf));
 }
 
-static void a_hello_for_another_server_is_refused(void)
+/*
+ * A server named `tag` gets a hello naming `hello_name` in wire `version`:
+ * refused.  NULL names the server itself; "" names another server of the
+ * same length (its last character changed), so only the name's bytes differ.
+ */
+static void hello_is_refused(const char *tag, const char *hello_name, uint32_t version)
 {
 	static uint8_t buf[1024];
-	const char *name = ct_name("tcp-mine");
+	static char same_length[128];
+	const char *name = ct_name(tag);
+
+	if (hello_name != NULL && hello_name[0] == '\0') {
+		snprintf(same_length, sizeof(same_length), "%s", name);
+		same_length[strlen(same_length) - 1] ^= 1;
+		hello_name = same_length;
+	}
 	uint8_t reply[64];
 	size_t n;
 	ssize_t got;
@@ -221,8 +241,11 @@ static void a_hello_for_another_server_is_refused(void)
 	CHECK_OK(doca_ctx_start(srv.ctx));
 	fd = raw_connect();
 	REQUIRE(fd >= 0);
-	n = hello_frame(buf, 0, "someone-else", RAW_HOST_FN);
+	n = hello_frame_of_version(buf, 0, hello_name != NULL ? hello_name : name, RAW_HOST_FN, version);
 	REQUIRE(send(fd, buf, n, MSG_NOSIGNAL) == (ssize_t)n);
+	/* An accepted hello is answered and the link stays open: do not wait for its end forever. */
+	struct timeval limit = {.tv_sec = 10};
+	REQUIRE(setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, sizeof(limit)) == 0);
 	got = recv(fd, reply, sizeof(reply), MSG_WAITALL);
 	/* A reject frame, then the end of the stream. */
 	CHECK(got == (ssize_t)(4 + sizeof(struct sd_wire_reject)));
@@ -237,6 +260,23 @@ static void a_hello_for_another_server_is_refused(void)
 	CHECK(ct_count(&srv, CT_CONNECT) == 0);
 	close(fd);
 	ct_teardown(&srv, NULL);
+}
+
+static void a_hello_for_another_server_is_refused(void)
+{
+	hello_is_refused("tcp-mine", "someone-else", SD_WIRE_VERSION);
+}
+
+/* The names differ in their bytes only: the length alone does not tell them apart. */
+static void a_hello_for_a_server_of_the_same_name_length_is_refused(void)
+{
+	hello_is_refused("tcp-same", "", SD_WIRE_VERSION);
+}
+
+/* A peer of another wire version cannot be understood: refused, though it names this server. */
+static void a_hello_of_another_wire_version_is_refused(void)
+{
+	hello_is_refused("tcp-version", NULL, SD_WIRE_VERSION + 1);
 }
 
 static void a_second_tcp_server_in_the_namespace_is_refused(void)
@@ -275,6 +315,8 @@ int main(void)
 	SD_RUN(a_frame_of_no_known_kind_ends_the_link);
 	SD_RUN(a_zero_length_frame_ends_the_link);
 	SD_RUN(a_hello_for_another_server_is_refused);
+	SD_RUN(a_hello_for_a_server_of_the_same_name_length_is_refused);
+	SD_RUN(a_hello_of_another_wire_version_is_refused);
 	SD_RUN(a_second_tcp_server_in_the_namespace_is_refused);
 	SD_RUN(a_malformed_peer_setting_is_refused_at_start);
 	return sd_test_done();

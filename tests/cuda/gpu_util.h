@@ -6,8 +6,11 @@
  * a program would with cudaMalloc / cudaMemcpy.  Against the stand-in
  * driver (tests/cuda/fakecuda) they can also read its bookkeeping.
  *
- * gpu_open() skips the whole program (exit 77, reason printed) when no
- * driver or no GPU is there: a skipped GPU test never counts as passed.
+ * gpu_open() skips the whole program (exit 77, reason printed) when the
+ * machine's own driver (libcuda.so.1) or its GPU is absent: a skipped GPU
+ * test never counts as passed.  A driver named by SOFTDOCA_CUDA_LIB is one
+ * the test run provides (the stand-in of the `cuda` suite): failing to use
+ * it is a broken build, not a missing capability, so the program fails.
  */
 #ifndef GPU_UTIL_H
 #define GPU_UTIL_H
@@ -41,7 +44,18 @@ static inline const char *gpu_lib_name(void)
 	return name != NULL && name[0] != '\0' ? name : "libcuda.so.1";
 }
 
-/* Load the driver, make GPU 0's primary context current, or skip. */
+/* The driver is missing or unusable: skip for the machine's, fail for ours. */
+static inline void gpu_unavailable(const char *why)
+{
+	const char *name = getenv("SOFTDOCA_CUDA_LIB");
+
+	if (name == NULL || name[0] == '\0')
+		sd_test_skip(why);
+	fprintf(stderr, "FAIL: the driver this run provides (SOFTDOCA_CUDA_LIB=%s) is unusable: %s\n", name, why);
+	exit(1);
+}
+
+/* Load the driver, make GPU 0's primary context current, or give up (above). */
 static inline void gpu_open(void)
 {
 	char why[256];
@@ -50,18 +64,18 @@ static inline void gpu_open(void)
 
 	if (lib == NULL) {
 		snprintf(why, sizeof(why), "no CUDA driver on this machine (%s)", dlerror());
-		sd_test_skip(why);
+		gpu_unavailable(why);
 	}
 #define GPU_RESOLVE(field, symbol, ret, params)                                                    \
 	*(void **)&gpu.api.field = dlsym(lib, symbol);                                             \
 	if (gpu.api.field == NULL)                                                                 \
-		sd_test_skip("the CUDA driver lacks " symbol);
+		gpu_unavailable("the CUDA driver lacks " symbol);
 	SD_CUDA_API_FUNCS(GPU_RESOLVE)
 #undef GPU_RESOLVE
 	if (gpu.api.init(0) != SD_CU_SUCCESS || gpu.api.device_count(&count) != SD_CU_SUCCESS || count == 0)
-		sd_test_skip("the CUDA driver reports no GPU");
+		gpu_unavailable("the CUDA driver reports no GPU");
 	if (gpu.api.primary_ctx_retain(&gpu.ctx, 0) != SD_CU_SUCCESS || gpu.api.ctx_push(gpu.ctx) != SD_CU_SUCCESS)
-		sd_test_skip("cannot make GPU 0's context current");
+		gpu_unavailable("cannot make GPU 0's context current");
 	*(void **)&gpu.stats = dlsym(lib, "fakecuda_stats");
 	gpu.fake = gpu.stats != NULL;
 	printf("driver: %s (%s)\n", gpu_lib_name(), gpu.fake ? "softdoca's stand-in driver" : "real CUDA driver");

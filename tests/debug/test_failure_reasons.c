@@ -119,6 +119,23 @@ static void clean_teardown(struct doca_mmap *extra)
  * names the task and contains `words`, logged before its error callback;
  * none of the texts the official samples treat as their own failure lines.
  */
+/*
+ * The enumerator's spelling, written out here: the record's text is checked
+ * against this table, not against doca_error_get_name, which is under test.
+ */
+static const char *spelled(doca_error_t code)
+{
+	switch (code) {
+	case DOCA_ERROR_NOT_PERMITTED:
+		return "DOCA_ERROR_NOT_PERMITTED";
+	case DOCA_ERROR_INVALID_VALUE:
+		return "DOCA_ERROR_INVALID_VALUE";
+	default:
+		CHECK(!"the test spells every code it expects");
+		return "?";
+	}
+}
+
 static void fails_with_one_record(const struct doca_buf *src, struct doca_buf *dst, doca_error_t code,
 				  const char *const *words)
 {
@@ -127,7 +144,7 @@ static void fails_with_one_record(const struct doca_buf *src, struct doca_buf *d
 
 	REQUIRE(t != NULL);
 	snprintf(task_name, sizeof(task_name), "memcpy task %p of doca_dma %p failed with %s", (void *)t,
-		 (void *)fx.dma, doca_error_get_name(code));
+		 (void *)fx.dma, spelled(code));
 	dt_log_mark();
 	CHECK_OK(doca_task_submit(as_task(t)));
 	progress_until_reports(1);

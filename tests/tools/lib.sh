@@ -1,11 +1,23 @@
 # lib.sh - helpers for the tools tests (sourced).  Each test script is run
 # by meson with the tool's path as its first argument and exits 0 (pass),
 # 1 (fail) or 77 (skip).
+#
+# Any sanitizer report of any program the script starts fails the test,
+# whatever that program's exit status was (a refusal expected to exit 1
+# can hide an ASan report that also exits 1): the sanitizers write their
+# reports under $TMP/sanitizer (log_path), and finish() looks there and in
+# every captured stderr.
 
 set -u
 failures=0
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-tools-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$TMP/sanitizer"
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$TMP/sanitizer/asan"
+export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$TMP/sanitizer/ubsan"
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}log_path=$TMP/sanitizer/lsan"
+# What a sanitizer report looks like on stderr, where log_path was overridden.
+SANITIZER_REPORT='ERROR: (Address|Leak|Memory|Thread)Sanitizer|runtime error:|SUMMARY: [A-Za-z]+Sanitizer'
 
 fail() {
 	echo "FAIL: $*" >&2
@@ -54,7 +66,25 @@ kv() {
 	fi
 }
 
+# check_sanitizers: fail for every sanitizer report written so far.
+check_sanitizers() {
+	local f
+	for f in "$TMP"/sanitizer/*; do
+		[ -s "$f" ] || continue
+		fail "a sanitizer report ($(basename "$f")):"
+		head -40 "$f" | sed 's/^/    /' >&2
+		rm -f "$f"
+	done
+	for f in "$TMP"/*.err; do
+		[ -f "$f" ] && grep -Eq -- "$SANITIZER_REPORT" "$f" || continue
+		fail "a sanitizer report in $(basename "$f"):"
+		grep -E -A20 -- "$SANITIZER_REPORT" "$f" | head -40 | sed 's/^/    /' >&2
+		: >"$f"
+	done
+}
+
 finish() {
+	check_sanitizers
 	if [ "$failures" -ne 0 ]; then
 		echo "$failures check(s) failed" >&2
 		exit 1
