@@ -252,6 +252,36 @@ static int sd_share_copy(int fd, uintptr_t lo, void *dst, size_t len, bool to_fi
 }
 
 /*
+ * The page moves below go straight to the kernel.  A library loaded into the
+ * program may hook mmap, mprotect and mremap (UCX's memory hooks do, to keep
+ * its registration cache right): a move of registered pages is softdoca's own
+ * business, made before any such registration exists and undone after it is
+ * gone, and a hook that rewrites or loses a MREMAP_FIXED move (seen with UCX's
+ * hooks in an AddressSanitizer build) would leave the range unwritable.
+ */
+static void *sd_share_sys_mmap(size_t len, int prot, int flags, int fd)
+{
+	long r = syscall(SYS_mmap, NULL, len, prot, flags, fd, (off_t)0);
+
+	return r < 0 && r > -4096 ? MAP_FAILED : (void *)r;
+}
+
+static int sd_share_sys_mprotect(uintptr_t addr, size_t len, int prot)
+{
+	return (int)syscall(SYS_mprotect, addr, len, prot);
+}
+
+static int sd_share_sys_munmap(void *addr, size_t len)
+{
+	return (int)syscall(SYS_munmap, addr, len);
+}
+
+static bool sd_share_sys_mremap_fixed(void *from, size_t len, uintptr_t to)
+{
+	return syscall(SYS_mremap, from, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, to) == (long)to;
+}
+
+/*
  * Replace the pages of [lo, hi) by `dst` (a writable mapping of the same
  * length, given protection `prot` once filled) holding the same bytes, copied from or to
  * the memfd `fd`.  0, or errno with nothing changed (dst is unmapped either way on failure).
@@ -265,22 +295,22 @@ static int sd_share_move(uintptr_t lo, uintptr_t hi, void *dst, int prot, int fd
 	atomic_store(&sd_share_moving_hi, hi);
 	atomic_store(&sd_share_moving_lo, lo);
 	if (prot & PROT_WRITE) {
-		held = mprotect((void *)lo, len, prot & ~PROT_WRITE) == 0;
+		held = sd_share_sys_mprotect(lo, len, prot & ~PROT_WRITE) == 0;
 		err = held ? 0 : errno;
 	}
 	if (err == 0) {
 		err = sd_share_copy(fd, lo, dst, len, to_file);
-		if (err == 0 && prot != (PROT_READ | PROT_WRITE) && mprotect(dst, len, prot) != 0)
+		if (err == 0 && prot != (PROT_READ | PROT_WRITE) && sd_share_sys_mprotect((uintptr_t)dst, len, prot) != 0)
 			err = errno;
 	}
-	if (err == 0 && mremap(dst, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, (void *)lo) == MAP_FAILED)
+	if (err == 0 && !sd_share_sys_mremap_fixed(dst, len, lo))
 		err = errno;
 	if (err != 0 && held)
-		mprotect((void *)lo, len, prot);
+		sd_share_sys_mprotect(lo, len, prot);
 	atomic_store(&sd_share_moving_lo, 0);
 	atomic_store(&sd_share_moving_hi, 0);
 	if (err != 0)
-		munmap(dst, len);
+		sd_share_sys_munmap(dst, len);
 	return err;
 }
 
@@ -295,7 +325,7 @@ static struct sd_share_entry *sd_share_onto_memfd(uintptr_t lo, uintptr_t hi, in
 
 	*why = "the kernel refused a memfd of that size";
 	if (e != NULL && fd >= 0 && ftruncate(fd, (off_t)len) == 0 && fstat(fd, &st) == 0)
-		dst = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		dst = sd_share_sys_mmap(len, PROT_READ | PROT_WRITE, MAP_SHARED, fd);
 	if (dst != MAP_FAILED && sd_share_move(lo, hi, dst, prot, fd, true) != 0) {
 		*why = "the kernel refused to move the pages (mprotect or mremap)";
 		dst = MAP_FAILED;
@@ -320,7 +350,7 @@ static const char *sd_share_back_to_private(const struct sd_share_entry *e)
 
 	if (why != NULL)
 		return why;
-	dst = mmap(NULL, e->hi - e->lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	dst = sd_share_sys_mmap(e->hi - e->lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1);
 	if (dst == MAP_FAILED)
 		return "no memory for the private copy";
 	if (sd_share_move(e->lo, e->hi, dst, prot, e->fd, false) != 0)
