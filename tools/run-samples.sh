@@ -76,7 +76,9 @@ dpu_side=()   # command prefix of DPU-flavour programs
 # buffer, dma_copy_dpu (DPU flavour) imports it and copies it over;
 # comch_ctrl_path_server (DPU flavour) answers comch_ctrl_path_client
 # (host flavour), and comch_data_path_high_speed does the same over the
-# fast path.  "apps" is the DMA Copy application part (see above); it
+# fast path; rdma_NAME runs NAME_responder (DPU flavour) and
+# NAME_requester (host flavour) with descriptors in files (run_rdma_pair).
+# "apps" is the DMA Copy application part (see above); it
 # prints one row per check.
 acceptance=(
 	pe_polling:host:doca_common
@@ -98,6 +100,7 @@ acceptance=(
 	comch_data_path_high_speed:pair:doca_comch
 	rdma_read:pair:doca_rdma
 	rdma_write:pair:doca_rdma
+	rdma_sync_event:pair:doca_rdma
 	dma_copy_app:apps:dma_copy
 )
 
