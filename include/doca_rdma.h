@@ -1,5 +1,6 @@
-/*
- * doca_rdma.h - DOCA RDMA: contexts that move data to and from a peer over
+/**
+ * @file doca_rdma.h
+ * @brief DOCA RDMA: contexts that move data to and from a peer over
  * connections (send/receive, one-sided read/write, atomics, remote sync
  * events).
  *
@@ -35,6 +36,11 @@
 extern "C" {
 #endif
 
+/**
+ * librdmacm's connection identifier, which the verbs bridge calls of this
+ * header name (doca_rdma_bridge_prepare_connection).  Opaque here
+ * unless <rdma/rdma_cma.h> is installed; softdoca never dereferences it.
+ */
 struct rdma_cm_id;
 
 struct doca_buf;

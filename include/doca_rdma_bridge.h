@@ -1,6 +1,7 @@
-/*
- * doca_rdma_bridge.h - DOCA Core's bridge between DOCA objects and a
- * program's own verbs objects (protection domain, memory keys).
+/**
+ * @file doca_rdma_bridge.h
+ * @brief DOCA Core's bridge between DOCA objects and a program's own verbs
+ * objects (protection domain, memory keys).
  *
  * softdoca devices are not verbs devices, so every call answers
  * DOCA_ERROR_NOT_SUPPORTED after its argument checks (docs/rdma.md).  The
@@ -29,6 +30,10 @@ extern "C" {
 struct doca_dev;
 struct doca_buf;
 struct doca_mmap;
+/**
+ * A verbs protection domain of libibverbs.  Opaque here unless
+ * <infiniband/verbs.h> is installed; softdoca never dereferences it.
+ */
 struct ibv_pd;
 
 /**

@@ -79,7 +79,9 @@ dpu_side=()   # command prefix of DPU-flavour programs
 # buffer, dma_copy_dpu (DPU flavour) imports it and copies it over;
 # comch_ctrl_path_server (DPU flavour) answers comch_ctrl_path_client
 # (host flavour), and comch_data_path_high_speed does the same over the
-# fast path.  "apps" is the DMA Copy application part (see above); it
+# fast path; rdma_NAME runs NAME_responder (DPU flavour) and
+# NAME_requester (host flavour) with descriptors in files (run_rdma_pair).
+# "apps" is the DMA Copy application part (see above); it
 # prints one row per check.
 acceptance=(
 	pe_polling:host:doca_common
@@ -99,6 +101,9 @@ acceptance=(
 	sync_event:pair:doca_common
 	clock_cross_timestamp:host:doca_common
 	comch_data_path_high_speed:pair:doca_comch
+	rdma_read:pair:doca_rdma
+	rdma_write:pair:doca_rdma
+	rdma_sync_event:pair:doca_rdma
 	dma_copy_app:apps:dma_copy
 )
 
@@ -588,6 +593,87 @@ se_pair_once() { # dpu_exe host_exe label [flags...] -> verdict, detail
 	return 0
 }
 
+# A DOCA RDMA pair: the responder side (DPU flavour, device mlx5_0) and the
+# requester side (host flavour, mlx5_1) exchange connection and mmap
+# descriptors through files in the scratch folder, as the samples document:
+# the responder writes its files and asks for Enter; the requester writes
+# its own and asks too; Enter to the responder (it connects), then to the
+# requester (it connects and runs its task); once the requester has ended,
+# one more Enter to a responder still waiting ("the requester has
+# finished").  Both must exit 0 and print "Sample finished successfully";
+# read and write also check the text that crossed.
+# Enter on the stdin FIFO held as descriptor $1; a side that already ended
+# (its FIFO has no reader) must not end the runner with SIGPIPE.
+rdma_enter() { ( trap '' PIPE; printf '\n' >&"$1" ) 2>/dev/null || true; }
+
+run_rdma_pair() { # name
+	local name=$1 resp req t=$((timeout_s * (use_valgrind ? 10 : 1)))
+	local d="$work/rdma-$1" resp_exe req_exe resp_pid req_pid resp_rc=0 req_rc=0
+	local text="softdoca rdma $$ $(date +%s%N)"
+	local -a resp_args=() req_args=()
+	case $name in
+	rdma_send) resp=rdma_receive req=rdma_send ;;
+	rdma_send_immediate) resp=rdma_receive_immediate req=rdma_send_immediate ;;
+	rdma_multi_conn) resp=rdma_multi_conn_receive req=rdma_multi_conn_send ;;
+	*) resp=${name}_responder req=${name}_requester ;;
+	esac
+	case $name in
+	rdma_write | rdma_write_immediate) req_args=(-w "$text") ;;
+	rdma_read) resp_args=(-r "$text") ;;
+	esac
+	build_sample "$resp" doca_rdma dpu; resp_exe=$exe
+	[ "$verdict" = PASS ] || return 0
+	build_sample "$req" doca_rdma host; req_exe=$exe
+	[ "$verdict" = PASS ] || return 0
+	rm -rf "$d"; mkdir -p "$d"
+	mkfifo "$d/resp.stdin" "$d/req.stdin"
+	( cd "$d" && LD_LIBRARY_PATH="$libdir" exec timeout "$t" "${dpu_side[@]}" $(run_prefix "$resp") "$resp_exe" -d mlx5_0 \
+		-ld "$d/resp.conn" -re "$d/req.conn" -m "$d/mmap.desc" "${resp_args[@]}" \
+		<"$d/resp.stdin" >"$d/resp.stdout" 2>"$d/resp.stderr" ) &
+	resp_pid=$!
+	exec 7>"$d/resp.stdin"
+	if ! wait_for_line "$d/resp.stdout" "press enter" $resp_pid "$t"; then
+		exec 7>&-; wait_exit $resp_pid 1
+		verdict=FAIL; detail="the responder never asked for the requester's descriptor ($d/resp.stdout)"; return 0
+	fi
+	( cd "$d" && LD_LIBRARY_PATH="$libdir" exec timeout "$t" "${host_side[@]}" $(run_prefix "$req") "$req_exe" -d mlx5_1 \
+		-ld "$d/req.conn" -re "$d/resp.conn" -m "$d/mmap.desc" "${req_args[@]}" \
+		<"$d/req.stdin" >"$d/req.stdout" 2>"$d/req.stderr" ) &
+	req_pid=$!
+	exec 8>"$d/req.stdin"
+	if ! wait_for_line "$d/req.stdout" "press enter" $req_pid "$t"; then
+		exec 7>&- 8>&-; wait_exit $req_pid 1; wait_exit $resp_pid 1
+		verdict=FAIL; detail="the requester never asked for the responder's descriptors ($d/req.stdout)"; return 0
+	fi
+	rdma_enter 7
+	sleep 0.5 # the responder reads the requester's descriptor and connects
+	rdma_enter 8
+	exec 8>&-
+	wait_exit $req_pid "$t"; req_rc=$rc
+	rdma_enter 7 # "the requester has finished" (lost on a responder that ended)
+	exec 7>&-
+	wait_exit $resp_pid "$t"; resp_rc=$rc
+	if [ $req_rc != 0 ]; then verdict=FAIL; detail="$req exit status $req_rc ($d/req.stdout)"; return 0; fi
+	if [ $resp_rc != 0 ]; then verdict=FAIL; detail="$resp exit status $resp_rc ($d/resp.stdout)"; return 0; fi
+	for side in resp req; do
+		if ! grep -v '^[[:space:]]*$' "$d/$side.stdout" | tail -n1 | grep -q "Sample finished successfully"; then
+			verdict=FAIL; detail="$side side did not finish successfully ($d/$side.stdout)"; return 0
+		fi
+		if [ $use_valgrind = 1 ] && [ "$(softdoca_leaks "$work/$([ $side = resp ] && echo "$resp" || echo "$req").valgrind")" != 0 ]; then
+			verdict=FAIL; detail="valgrind: leak inside softdoca on the $side side"; return 0
+		fi
+	done
+	case $name in
+	rdma_write | rdma_write_immediate)
+		grep -qF "$text" "$d/resp.stdout" || { verdict=FAIL; detail="the responder did not print the written text"; return 0; } ;;
+	rdma_read)
+		grep -qF "Read from responder: \"$text\"" "$d/req.stdout" || { verdict=FAIL; detail="the requester did not print the text it read"; return 0; } ;;
+	esac
+	verdict=PASS; detail="$resp (DPU) and $req (host): descriptors through files, both finished"
+	[ $use_valgrind = 1 ] && detail="$detail; valgrind clean"
+	return 0
+}
+
 # DMA Copy as the application project builds it.  Each run gets its own
 # folders: host/ and dpu/ (the two sides must not see the same -f path),
 # both under $apps; -f is given relative (DMA Copy keeps at most
@@ -877,6 +963,7 @@ for entry in "${selected[@]}"; do
 		case $name in
 		comch_ctrl_path | comch_data_path_high_speed) run_comch_pair "$name" ;;
 		sync_event) run_sync_event_pair ;;
+		rdma_*) run_rdma_pair "$name" ;;
 		*) run_pair ;;
 		esac
 		record_row "$name" "$flavour"

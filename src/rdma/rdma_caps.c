@@ -45,12 +45,11 @@ SD_RDMA_CAP_VALUE(max_send_buf_list_len, rdma_max_list_len)
 SD_RDMA_CAP_VALUE(max_message_size, rdma_max_msg_size)
 SD_RDMA_CAP_VALUE(gid_table_size, rdma_gid_table_size)
 
-/* Whether the device runs tasks of `type`; the sync event ones need the sync event library too. */
+/* Whether the device runs tasks of `type`: every type runs where RDMA does. */
 static bool sd_rdma_type_supported(const struct sd_device *node, enum sd_rdma_type type)
 {
-	if (!node->caps.rdma)
-		return false;
-	return type < SD_RDMA_SE_GET || sd_rdma_sync_event_available();
+	(void)type;
+	return node->caps.rdma;
 }
 
 static doca_error_t sd_rdma_cap_type(const struct doca_devinfo *devinfo, enum sd_rdma_type type, const char *func)

@@ -215,8 +215,7 @@ bool sd_rdma_inbox_push(struct doca_rdma_connection *to, struct sd_rdma_task *ms
 void sd_rdma_rq_post(struct doca_rdma *rdma, struct sd_rdma_task *t);
 void sd_rdma_rq_unlink(struct doca_rdma *rdma, struct sd_rdma_task *t);
 
-/* rdma_sync_event.c or rdma_sync_event_none.c: whether the sync event library is built in. */
-bool sd_rdma_sync_event_available(void);
+/* rdma_sync_event.c: get / notify-set / notify-add on a remote-net sync event. */
 doca_error_t sd_rdma_sync_event_apply(struct sd_rdma_task *t, enum sd_rdma_type type);
 
 /* rdma_rules.c: the rules of the validate hooks (SD_TASK_RULE_FAIL wording). */

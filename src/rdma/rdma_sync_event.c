@@ -9,11 +9,6 @@
 #include "rdma_priv.h"
 #include "sd_sync_event.h"
 
-bool sd_rdma_sync_event_available(void)
-{
-	return true;
-}
-
 doca_error_t sd_rdma_sync_event_apply(struct sd_rdma_task *t, enum sd_rdma_type type)
 {
 	struct doca_sync_event_remote_net *ev = t->event;

@@ -17,10 +17,6 @@ static doca_error_t sd_rdma_set_conf(struct doca_rdma *rdma, enum sd_rdma_type t
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (type >= SD_RDMA_SE_GET && !sd_rdma_sync_event_available())
-		return SD_REJECT_AS(func, DOCA_ERROR_NOT_SUPPORTED,
-				    "%s tasks need the sync event library, which this build lacks (rdma %p)",
-				    sd_rdma_task_ops[type].name, (void *)rdma);
 	if (ok == NULL || bad == NULL)
 		return SD_REJECT_AS(func, DOCA_ERROR_INVALID_VALUE, "%s callback is NULL (rdma %p)",
 				    ok == NULL ? "success" : "error", (void *)rdma);

@@ -22,6 +22,10 @@ doca_error_t sd_rdma_validate_receive(struct doca_task *task)
 {
 	const struct sd_rdma_task *t = T(task);
 
+	/* No destination is allowed, as on a card: such a receive takes messages without bytes (a write
+	 * with immediate, an empty send); a send with bytes fails both tasks with the length error. */
+	if (t->dst == NULL)
+		return DOCA_SUCCESS;
 	return sd_rdma_rule_local(t, t->dst, "destination", sd_rdma_of_task(task)->recv_list_len);
 }
 

@@ -255,6 +255,62 @@ static void sends_fill_posted_receives_in_order_with_their_immediates(void)
 	rt_destroy(&b);
 }
 
+/* A receive with no buffer takes a write with immediate (bytes land by the write), and fails a send with bytes. */
+static void a_receive_without_buffer_takes_a_write_with_immediate(void)
+{
+	struct rt_side a, b;
+	struct doca_mmap *la, *lb, *rb;
+	struct doca_buf *src = NULL, *dst = NULL;
+	struct doca_rdma_task_receive *rcv[2] = {NULL, NULL};
+	struct doca_rdma_task_write_imm *wi = NULL;
+	struct doca_rdma_task_send *snd = NULL;
+	union doca_data ud = {.u64 = 0};
+
+	REQUIRE(rt_pair(&a, &b, RW, RW));
+	la = rt_mmap(a.dev, mem_a, MEM_LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	lb = rt_mmap(b.dev, mem_b, MEM_LEN, RW);
+	REQUIRE(la != NULL && lb != NULL);
+	rb = rt_import(lb, b.dev, a.dev);
+	REQUIRE(rb != NULL);
+	memset(mem_b, 0, 64);
+	memcpy(mem_a, "with immediate", 14);
+	for (int i = 0; i < 2; i++) {
+		CHECK_OK(doca_rdma_task_receive_allocate_init(b.rdma, NULL, ud, &rcv[i]));
+		CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rcv[i])));
+	}
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(a.inv, la, mem_a, 14, &src));
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(a.inv, rb, mem_b, 64, &dst));
+	CHECK_OK(doca_rdma_task_write_imm_allocate_init(a.rdma, a.conn, src, dst, 0x11223344u, ud, &wi));
+	CHECK_OK(doca_task_submit(doca_rdma_task_write_imm_as_task(wi)));
+	REQUIRE(rt_wait(&a, &b, 1));
+	REQUIRE(rt_wait(&b, &a, 1));
+	CHECK_OK(a.status);
+	CHECK_OK(b.status);
+	CHECK(memcmp(mem_b, "with immediate", 14) == 0);
+	CHECK(doca_rdma_task_receive_get_result_opcode(rcv[0]) == DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM);
+	CHECK_EQ_U64(doca_rdma_task_receive_get_result_immediate_data(rcv[0]), 0x11223344u);
+	/* 14 bytes sent into a receive with no room: a card's local length error on both sides. */
+	CHECK_OK(doca_rdma_task_send_allocate_init(a.rdma, a.conn, src, ud, &snd));
+	CHECK_OK(doca_task_submit(doca_rdma_task_send_as_task(snd)));
+	REQUIRE(rt_wait(&a, &b, 2));
+	REQUIRE(rt_wait(&b, &a, 2));
+	CHECK_ERR(a.status, DOCA_ERROR_IO_FAILED);
+	CHECK_ERR(b.status, DOCA_ERROR_IO_FAILED);
+	rt_stop(&a);
+	rt_stop(&b);
+	for (int i = 0; i < 2; i++)
+		doca_task_free(doca_rdma_task_receive_as_task(rcv[i]));
+	doca_task_free(doca_rdma_task_write_imm_as_task(wi));
+	doca_task_free(doca_rdma_task_send_as_task(snd));
+	doca_buf_dec_refcount(src, NULL);
+	doca_buf_dec_refcount(dst, NULL);
+	doca_mmap_destroy(rb);
+	doca_mmap_destroy(la);
+	doca_mmap_destroy(lb);
+	rt_destroy(&a);
+	rt_destroy(&b);
+}
+
 /* No receive posted: the send fails once its RNR budget is spent; a stopped peer fails it at once. */
 static void send_without_receive_fails_after_the_rnr_budget(void)
 {
@@ -499,6 +555,7 @@ int main(void)
 	SD_RUN(write_into_read_only_export_fails_and_changes_nothing);
 	SD_RUN(atomics_add_and_compare_swap_remote_words);
 	SD_RUN(sends_fill_posted_receives_in_order_with_their_immediates);
+	SD_RUN(a_receive_without_buffer_takes_a_write_with_immediate);
 	SD_RUN(send_without_receive_fails_after_the_rnr_budget);
 	SD_RUN(bad_blobs_are_refused_and_change_nothing);
 	SD_RUN(lists_longer_than_the_context_allows_are_refused_at_submit);

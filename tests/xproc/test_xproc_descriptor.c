@@ -84,12 +84,15 @@ static void imported_mmap_has_the_exporters_range_and_is_frozen(void)
 	XT_QUIET_OK(doca_mmap_get_num_bufs(imp, &nb));
 	CHECK(nb == 0);
 	XT_REJECT(doca_mmap_start(imp), DOCA_ERROR_NOT_PERMITTED, "doca_mmap_start");
-	XT_REJECT(doca_mmap_stop(imp), DOCA_ERROR_NOT_PERMITTED, "doca_mmap_stop");
 	XT_REJECT(doca_mmap_export_pci(imp, dpu, &d, &n), DOCA_ERROR_NOT_PERMITTED, "doca_mmap_export_pci");
 	XT_REJECT(doca_mmap_add_dev(imp, host), DOCA_ERROR_NOT_PERMITTED, "doca_mmap_add_dev");
 	XT_REJECT(doca_mmap_set_permissions(imp, 0), DOCA_ERROR_NOT_PERMITTED, "doca_mmap_set_permissions");
 	/* The device cannot be closed under the import. */
 	CHECK_ERR(doca_dev_close(dpu), DOCA_ERROR_IN_USE);
+	/* An import may be stopped once, as the official RDMA samples do before destroying it. */
+	XT_QUIET_OK(doca_mmap_stop(imp));
+	XT_REJECT(doca_mmap_stop(imp), DOCA_ERROR_BAD_STATE, "doca_mmap_stop");
+	XT_REJECT(doca_mmap_start(imp), DOCA_ERROR_NOT_PERMITTED, "doca_mmap_start");
 	XT_QUIET_OK(doca_mmap_destroy(imp));
 	XT_QUIET_OK(doca_mmap_destroy(m));
 }

@@ -23,7 +23,7 @@ static inline bool sd_advise_mmap_started(const struct doca_mmap *mmap)
 {
 	if (mmap == NULL || mmap->magic != SD_MMAP_MAGIC)
 		return false;
-	return mmap->from_export || mmap->state == SD_MMAP_STARTED;
+	return mmap->state == SD_MMAP_STARTED; /* imports start started; a stopped one takes nothing */
 }
 
 /*

@@ -59,10 +59,10 @@ static inline bool sd_mmap_valid(const struct doca_mmap *mmap)
 	return mmap != NULL && mmap->magic == SD_MMAP_MAGIC;
 }
 
-/* Buffers may be mapped onto a started local map or onto any import. */
+/* Buffers may be mapped onto a started map: a local one after doca_mmap_start, an import until it is stopped. */
 static inline bool sd_mmap_accepts_bufs(const struct doca_mmap *mmap)
 {
-	return mmap->from_export || mmap->state == SD_MMAP_STARTED;
+	return mmap->state == SD_MMAP_STARTED;
 }
 
 /*

@@ -225,9 +225,6 @@ DOCA_STABLE
 doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 {
 	SD_MEM_REQUIRE_MMAP(mmap);
-	if (mmap->from_export)
-		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED,
-				 "mmap %p was created from an export; it is never started or stopped", (void *)mmap);
 	if (mmap->state != SD_MMAP_STARTED)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, "mmap %p is %s, not started", (void *)mmap,
 				 sd_mmap_state_name(mmap));
@@ -239,6 +236,12 @@ doca_error_t doca_mmap_stop(struct doca_mmap *mmap)
 		return SD_REJECT(DOCA_ERROR_NOT_PERMITTED,
 				 "mmap %p backs %u started buffer pool(s); stop them before the mmap", (void *)mmap,
 				 mmap->num_started_pools);
+	if (mmap->from_export) {
+		/* An import starts started and may be stopped once (the official samples do so before
+		 * destroying it); it then takes no new buffer, and only doca_mmap_destroy remains. */
+		mmap->state = SD_MMAP_STOPPED;
+		return DOCA_SUCCESS;
+	}
 	sd_mmap_end_start_period(mmap);
 	return DOCA_SUCCESS;
 }

@@ -109,7 +109,7 @@ static void sd_import_init(struct doca_mmap *m, const union doca_data *user_data
 {
 	m->magic = SD_MMAP_MAGIC;
 	m->from_export = true;
-	m->state = SD_MMAP_STARTED; /* usable at once; start/stop are refused for imports */
+	m->state = SD_MMAP_STARTED; /* usable at once; start is refused, stop ends it (mmap.c) */
 	m->max_devs = 1;
 	m->dmabuf_fd = -1;
 	m->import_kind = (uint8_t)kind;
