@@ -41,6 +41,7 @@
 #include <doca_log.h>
 #include <doca_mmap.h>
 #include <doca_pe.h>
+#include "debug_priv.h" /* sd_cascade_configure: the library is linked in */
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -778,6 +779,13 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argc;
 	(void)argv;
 	fz_trace = getenv("FUZZ_API_TRACE") != NULL;
+	/*
+	 * Every refused call must leave its ERROR record, follow-ons of a failed
+	 * task included: the library inside runs with SOFTDOCA_FAILURE_DETAIL=full
+	 * (by default those records are demoted to INFO behind one summary).
+	 */
+	if (!sd_cascade_configure("full"))
+		abort();
 	if (doca_log_backend_create_with_buf_sdk(fz_log_buf, sizeof(fz_log_buf), fz_log_record, &b) != DOCA_SUCCESS ||
 	    doca_log_backend_set_sdk_level(b, DOCA_LOG_LEVEL_ERROR) != DOCA_SUCCESS)
 		abort();

@@ -238,12 +238,15 @@ PY
 
 # test_suites NAME DIR [MESON_TEST_ARGS...] - run every suite, count results.
 # A test whose program did not build counts as failed; the others still run.
-# With --setup S among the arguments the results are read from S's log.
+# With --setup S among the arguments the results are read from S's log
+# (testlog-S.json), with --wrapper W from W's (meson prefers the wrapper's name).
 test_suites() {
 	local name=$1 dir=$2 t setup="" prev=""
 	shift 2
 	for t in "$@"; do
-		[ "$prev" = --setup ] && setup=$t
+		[ "$prev" = --setup ] && [ -z "$setup" ] && setup=$t
+		# meson names its log after the wrapper first, the setup second
+		[ "$prev" = --wrapper ] && setup=$(basename "$t")
 		prev=$t
 	done
 	local unbuilt=() built_names=()
