@@ -570,13 +570,21 @@ static void delayed_completions_keep_each_contexts_order(void)
 	CHECK_OK(doca_dma_task_memcpy_set_conf(dma2, chaos_done, chaos_failed, CHAOS_TASKS));
 	CHECK_OK(doca_ctx_start(doca_dma_as_ctx(dma2)));
 	fx_fill(src_mem, 2 * CHAOS_TASKS * 64, 2);
-	for (int round = 0; round < 20 && !judged; round++) {
+	/*
+	 * Random delays can, rarely, interleave the reports exactly as the
+	 * submits were; without the delays every round does.  So the reports
+	 * must differ from the submits' interleaving in at least one of up to
+	 * five judged rounds.
+	 */
+	int judged_rounds = 0;
+
+	for (int round = 0; round < 20 && judged_rounds < 5 && !judged; round++) {
 		double submit_s = 0;
 		bool alternating = chaos_round(&e, e.f.dma, dma2, &submit_s);
 
 		if (submit_s < 0.010) {
-			CHECK(!alternating); /* the contexts' reports interleave differently from their submits */
-			judged = true;
+			judged_rounds++;
+			judged = !alternating; /* the contexts' reports interleave differently from their submits */
 		} else {
 			printf("round %d: the submits took %.2f ms (over 10 ms); again\n", round, submit_s * 1000);
 		}
