@@ -76,7 +76,7 @@ stream_then() {
 	after=${line#*after_ms=}
 	after=${after%% *}
 	[ "$after" -le "$BOUND_MS" ] || nl_fail "the failure took ${after} ms (bound ${BOUND_MS} ms)"
-	grep -q 'ucx transport' "$WORK/imp.err" || nl_fail "no log record says why the import died"
+	grep -q 'ucx transport' "$WORK/imp.err" || nl_fail "no log record says why the import died: $(tail -n 5 "$WORK/imp.err")"
 }
 
 cut_link() {

@@ -133,12 +133,17 @@ static void sd_ucx_fail(struct sd_ucx_op *op, ucp_worker_h worker)
 
 	sd_ucx_import_kill(op->imp, op->why != NULL ? op->why : op->imp->why[0] != '\0' ? op->imp->why :
 								   "a UCX operation failed");
+	/*
+	 * Say why before draining: another thread that sees the import dead fails
+	 * its task at once, and the program may exit on that failure while this
+	 * thread still drains.
+	 */
+	sd_ucx_import_report(op->imp);
 	while (op->nreq != 0 && sd_ucx_now_ns() < deadline) {
 		ucp_worker_progress(worker);
 		(void)sd_ucx_reap(op);
 	}
 	/* Requests UCX still holds are its own now; the endpoint they ran on is gone. */
-	sd_ucx_import_report(op->imp);
 }
 
 static doca_error_t sd_ucx_access(struct doca_mmap *mmap, bool put, uint8_t *local, uint64_t raddr, size_t len)
@@ -154,9 +159,12 @@ static doca_error_t sd_ucx_access(struct doca_mmap *mmap, bool put, uint8_t *loc
 		return DOCA_ERROR_IO_FAILED;
 	if (put && !imp->args.writable)
 		return DOCA_ERROR_NOT_PERMITTED; /* V9 refuses earlier; never write a read-only export */
-	if (atomic_load(&imp->state) == SD_UCX_DEAD)
-		return DOCA_ERROR_IO_FAILED;
 	sd_ucx_client_lock();
+	if (atomic_load(&imp->state) == SD_UCX_DEAD) {
+		sd_ucx_import_report(imp); /* once per import: the first failure may come this way */
+		sd_ucx_client_unlock();
+		return DOCA_ERROR_IO_FAILED;
+	}
 	worker = sd_ucx_client_worker();
 	if (sd_ucx_import_ready(imp) != DOCA_SUCCESS) {
 		sd_ucx_import_report(imp);
