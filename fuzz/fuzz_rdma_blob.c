@@ -6,11 +6,14 @@
  *   0  the bytes are the blob, as they are (size, magic, version and
  *      checksum checks);
  *   1  the bytes are the fields of a blob (pid, start time, connection
- *      id, context serial, permissions, token), encoded with a correct
- *      checksum: reaches the liveness and registry checks;
+ *      id, context serial, permissions, token, inbox ring descriptor and
+ *      size), encoded with a correct checksum: reaches the liveness and
+ *      registry checks;
  *   2  the bytes edit the live blob of a second context of this process
  *      (pairs of offset and value), checksum recomputed: reaches the
- *      token comparison of a real peer.
+ *      token comparison of a real peer and, through the ring descriptor
+ *      field, the checks of the inbox file it names (any descriptor of
+ *      this process: not a ring, wrong size, unsealed, another header).
  * Whatever the input, the call must return a DOCA error or connect, never
  * crash, hang or leak (ASan/UBSan watch).
  */
@@ -87,7 +90,7 @@ static uint64_t fuzz_u64(const uint8_t *p, size_t n)
 static void fuzz_fields(const uint8_t *d, size_t n, uint8_t out[SD_RDMA_BLOB_LEN])
 {
 	struct sd_rdma_conn_ident id;
-	uint8_t buf[48] = {0};
+	uint8_t buf[60] = {0};
 
 	memcpy(buf, d, n < sizeof(buf) ? n : sizeof(buf));
 	id.pid = (uint32_t)fuzz_u64(buf, 4);
@@ -96,6 +99,9 @@ static void fuzz_fields(const uint8_t *d, size_t n, uint8_t out[SD_RDMA_BLOB_LEN
 	id.ctx_serial = fuzz_u64(buf + 16, 8);
 	id.perms = (uint32_t)fuzz_u64(buf + 24, 4);
 	memcpy(id.token, buf + 28, SD_RDMA_TOKEN_LEN);
+	id.ring_fd = (int32_t)fuzz_u64(buf + 44, 4);
+	/* Mostly the one size a ring has, so the later checks are reached too. */
+	id.ring_bytes = (buf[48] & 1) != 0 ? fuzz_u64(buf + 52, 8) : sd_rdma_ring_bytes();
 	sd_rdma_blob_encode(&id, out);
 }
 
@@ -106,7 +112,7 @@ static void fuzz_edits(const uint8_t *d, size_t n, uint8_t out[SD_RDMA_BLOB_LEN]
 
 	memcpy(out, fuzz_peer_blob, SD_RDMA_BLOB_LEN);
 	for (size_t i = 0; i + 1 < n; i += 2)
-		out[d[i] % 60] = d[i + 1]; /* the checksum bytes are recomputed below */
+		out[d[i] % (SD_RDMA_BLOB_LEN - 4)] = d[i + 1]; /* the checksum bytes are recomputed below */
 	if (sd_rdma_blob_decode(out, SD_RDMA_BLOB_LEN, &id) == NULL)
 		sd_rdma_blob_encode(&id, out);
 }

@@ -2,14 +2,20 @@
  * rdma_blob.c - the out-of-band connection blob of doca_rdma_export /
  * doca_rdma_connect.
  *
- * 64 bytes, little-endian:
+ * Version 2, 80 bytes, little-endian:
  *    0 u32 magic "SDRC"   4 u16 version   6 u16 zero
  *    8 u32 pid           12 u32 connection id
  *   16 u64 process start time (clock ticks since boot)
- *   24 u64 context serial 32 u32 context permissions  36 u32 zero
- *   40 u8[16] token       56 u32 zero      60 u32 checksum (FNV-1a of bytes 0..59)
+ *   24 u64 context serial 32 u32 context permissions
+ *   36 u32 inbox ring fd (in process `pid`)
+ *   40 u8[16] token       56 u64 zero
+ *   64 u64 inbox ring bytes                  72 u32 zero
+ *   76 u32 checksum (FNV-1a of bytes 0..75)
+ * Version 1 (64 bytes, checksum at 60, no ring) named no inbox, so sends
+ * could not cross processes; it is refused with its own message.
  * The blob comes from anywhere (a file, a socket): every field is checked
- * before one is used, and the token must match the live connection.
+ * before one is used, and the token must match the live connection (in
+ * this process) or the header of the ring it names (in another one).
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +24,10 @@
 #include "rdma_priv.h"
 
 #define SD_RDMA_BLOB_MAGIC 0x43524453u /* "SDRC" */
-#define SD_RDMA_BLOB_VERSION 1u
+#define SD_RDMA_BLOB_VERSION 2u
+#define SD_RDMA_BLOB_SUM_AT (SD_RDMA_BLOB_LEN - 4u)
+/* Highest descriptor number a blob may name (a file descriptor is an int). */
+#define SD_RDMA_BLOB_MAX_FD 0x7fffffffu
 
 static void sd_put32(uint8_t *p, uint32_t v)
 {
@@ -61,8 +70,16 @@ void sd_rdma_blob_encode(const struct sd_rdma_conn_ident *id, uint8_t out[SD_RDM
 	sd_put64(out + 16, id->start_time);
 	sd_put64(out + 24, id->ctx_serial);
 	sd_put32(out + 32, id->perms);
+	sd_put32(out + 36, (uint32_t)id->ring_fd);
 	memcpy(out + 40, id->token, SD_RDMA_TOKEN_LEN);
-	sd_put32(out + 60, sd_fnv1a(out, 60));
+	sd_put64(out + 64, id->ring_bytes);
+	sd_put32(out + SD_RDMA_BLOB_SUM_AT, sd_fnv1a(out, SD_RDMA_BLOB_SUM_AT));
+}
+
+/* A well-formed blob of the first format: say so rather than "truncated". */
+static bool sd_rdma_blob_is_v1(const uint8_t *b, size_t len)
+{
+	return len == SD_RDMA_BLOB_V1_LEN && sd_get32(b) == SD_RDMA_BLOB_MAGIC && b[4] == 1 && b[5] == 0;
 }
 
 /* NULL when `blob` is a well-formed blob (then *id holds it), else what is wrong with it. */
@@ -70,15 +87,18 @@ const char *sd_rdma_blob_decode(const void *blob, size_t len, struct sd_rdma_con
 {
 	const uint8_t *b = blob;
 
+	if (sd_rdma_blob_is_v1(b, len))
+		return "is of format version 1 (an older softdoca), which names no inbox; run both sides with the "
+		       "same softdoca";
 	if (len != SD_RDMA_BLOB_LEN)
 		return len < SD_RDMA_BLOB_LEN ? "is truncated" : "is longer than a connection blob";
 	if (sd_get32(b) != SD_RDMA_BLOB_MAGIC)
 		return "does not start with the connection blob magic";
 	if (b[4] != SD_RDMA_BLOB_VERSION || b[5] != 0)
 		return "has a format version this softdoca does not read";
-	if (sd_get32(b + 60) != sd_fnv1a(b, 60))
+	if (sd_get32(b + SD_RDMA_BLOB_SUM_AT) != sd_fnv1a(b, SD_RDMA_BLOB_SUM_AT))
 		return "fails its checksum (altered or corrupted)";
-	if (b[6] != 0 || b[7] != 0 || sd_get32(b + 36) != 0 || sd_get32(b + 56) != 0)
+	if (b[6] != 0 || b[7] != 0 || sd_get64(b + 56) != 0 || sd_get32(b + 72) != 0)
 		return "has non-zero reserved bytes";
 	id->pid = sd_get32(b + 8);
 	id->conn_id = sd_get32(b + 12);
@@ -86,8 +106,13 @@ const char *sd_rdma_blob_decode(const void *blob, size_t len, struct sd_rdma_con
 	id->ctx_serial = sd_get64(b + 24);
 	id->perms = sd_get32(b + 32);
 	memcpy(id->token, b + 40, SD_RDMA_TOKEN_LEN);
+	id->ring_bytes = sd_get64(b + 64);
+	uint32_t fd = sd_get32(b + 36);
 	if (id->pid == 0)
 		return "names no process";
+	if (fd > SD_RDMA_BLOB_MAX_FD || id->ring_bytes != sd_rdma_ring_bytes())
+		return "names an inbox ring of a size or descriptor this softdoca does not use";
+	id->ring_fd = (int32_t)fd;
 	return NULL;
 }
 

@@ -3,11 +3,13 @@
  * doca_rdma_connect, doca_rdma_connection_disconnect, and what a
  * connection carries (id, user data).
  *
- * A connection that doca_rdma_connect joined to a connection of this same
- * process knows that connection (`peer`): sends go straight into its
- * inbox.  A peer in another process is checked (alive, same start time)
- * and serves the one-sided tasks, whose bytes travel through the RDMA
- * export of the peer's memory; see docs/rdma.md for what it does not serve.
+ * Every connection end owns an inbox ring (rdma_ring.h), created at
+ * export and named in the blob; doca_rdma_connect maps the peer's ring,
+ * which our sends fill.  A peer of this same process is also known by
+ * pointer (`peer`), so that either side's stop cuts the other at once and
+ * wakes its progress engine.  A peer in another process is checked (alive,
+ * same start time, the ring's header holds the blob's token); the bytes of
+ * one-sided tasks travel through the RDMA export of the peer's memory.
  *
  * The process registry (a list under one mutex) is touched only by export,
  * connect and teardown, never per task.
@@ -15,6 +17,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/random.h>
 
 #include "rdma_priv.h"
@@ -62,12 +65,30 @@ bool sd_rdma_conn_usable(const struct doca_rdma_connection *conn)
 	return atomic_load_explicit(&conn->state, memory_order_acquire) == SD_RDMA_CONN_CONNECTED;
 }
 
+/* The connection's inbox ring, and the right for a peer to read our send buffers. */
+static doca_error_t sd_rdma_conn_inbox(struct doca_rdma_connection *conn, const char *func)
+{
+	int err = sd_rdma_ring_create(&conn->inbox, conn->id, conn->self.token);
+
+	if (err != 0)
+		return SD_REJECT_AS(func, DOCA_ERROR_NO_MEMORY,
+				    "cannot create the inbox of connection %u (memfd of %zu bytes): %s", conn->id,
+				    sd_rdma_ring_bytes(), strerror(err));
+	conn->self.ring_fd = conn->inbox.fd;
+	conn->self.ring_bytes = sd_rdma_ring_bytes();
+	/* A peer's progress thread pulls our send buffers with process_vm_readv, as DMA importers do. */
+	(void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+	return DOCA_SUCCESS;
+}
+
 static doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_connection **out, const char *func)
 {
 	struct doca_rdma_connection *conn = calloc(1, sizeof(*conn));
 
 	if (conn == NULL)
 		return SD_REJECT_AS(func, DOCA_ERROR_NO_MEMORY, "cannot allocate a connection (rdma %p)", (void *)rdma);
+	conn->inbox.fd = conn->outbox.fd = -1;
+	sd_rdma_puller_init(&conn->puller, 0);
 	if (sd_rdma_self_identity(&conn->self.pid, &conn->self.start_time) != 0 ||
 	    getrandom(conn->self.token, SD_RDMA_TOKEN_LEN, 0) != (ssize_t)SD_RDMA_TOKEN_LEN) {
 		free(conn);
@@ -76,7 +97,12 @@ static doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_co
 				    (void *)rdma);
 	}
 	conn->rdma = rdma;
-	conn->id = rdma->next_conn_id++;
+	conn->id = rdma->next_conn_id;
+	if (sd_rdma_conn_inbox(conn, func) != DOCA_SUCCESS) {
+		free(conn);
+		return DOCA_ERROR_NO_MEMORY;
+	}
+	rdma->next_conn_id++;
 	conn->self.conn_id = conn->id;
 	conn->self.ctx_serial = rdma->serial;
 	conn->self.perms = rdma->permissions;
@@ -121,14 +147,32 @@ doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_co
 	return DOCA_SUCCESS;
 }
 
+/* Map the ring the peer's blob names into conn->outbox. */
+static doca_error_t sd_rdma_connect_outbox(struct doca_rdma_connection *conn, const struct sd_rdma_conn_ident *id,
+					   int fd)
+{
+	doca_error_t code;
+	const char *why = sd_rdma_ring_attach(&conn->outbox, id->pid, fd, id->conn_id, id->token, &code);
+
+	if (why == NULL)
+		return DOCA_SUCCESS;
+	return SD_REJECT_AS("doca_rdma_connect", code,
+			    "the blob of connection %u of pid %u %s; export a new one on the peer and pass its blob "
+			    "unchanged",
+			    id->conn_id, id->pid, why);
+}
+
 /* Join `conn` to the same-process connection that `id` names. */
 static doca_error_t sd_rdma_connect_local(struct doca_rdma_connection *conn, const struct sd_rdma_conn_ident *id)
 {
 	struct doca_rdma_connection *peer;
+	doca_error_t err = DOCA_SUCCESS;
 
 	pthread_mutex_lock(&sd_rdma_registry_lock);
 	peer = sd_rdma_registry_find_locked(id);
 	if (peer != NULL)
+		err = sd_rdma_connect_outbox(conn, id, peer->inbox.fd);
+	if (peer != NULL && err == DOCA_SUCCESS)
 		atomic_store(&conn->peer, peer);
 	pthread_mutex_unlock(&sd_rdma_registry_lock);
 	if (peer == NULL)
@@ -136,7 +180,7 @@ static doca_error_t sd_rdma_connect_local(struct doca_rdma_connection *conn, con
 				    "the blob names connection %u of this process, which no longer exists or whose "
 				    "token differs (stale or forged blob); export a new one on the peer",
 				    id->conn_id);
-	return DOCA_SUCCESS;
+	return err;
 }
 
 doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_conn_details,
@@ -169,11 +213,11 @@ doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_c
 				 "the blob's exporter (pid %u) is gone or is another process now (stale blob); "
 				 "export a new one on the peer",
 				 id.pid);
-	if (id.pid == rdma_connection->self.pid) {
-		err = sd_rdma_connect_local(rdma_connection, &id);
-		if (err != DOCA_SUCCESS)
-			return err;
-	}
+	err = id.pid == rdma_connection->self.pid ? sd_rdma_connect_local(rdma_connection, &id)
+						  : sd_rdma_connect_outbox(rdma_connection, &id, id.ring_fd);
+	if (err != DOCA_SUCCESS)
+		return err;
+	sd_rdma_puller_init(&rdma_connection->puller, id.pid);
 	rdma_connection->remote = id;
 	atomic_store_explicit(&rdma_connection->state, SD_RDMA_CONN_CONNECTED, memory_order_release);
 	return DOCA_SUCCESS;
@@ -193,7 +237,7 @@ doca_error_t doca_rdma_connection_disconnect(struct doca_rdma_connection *rdma_c
 		atomic_store(&peer->state, SD_RDMA_CONN_DISCONNECTED);
 	}
 	atomic_store(&rdma_connection->peer, NULL);
-	atomic_store(&rdma_connection->state, SD_RDMA_CONN_DISCONNECTED);
+	sd_rdma_conn_mark_closed(rdma_connection);
 	pthread_mutex_unlock(&sd_rdma_registry_lock);
 	return DOCA_SUCCESS;
 }
@@ -209,7 +253,7 @@ void sd_rdma_conns_stopping(struct doca_rdma *rdma)
 			atomic_store(&peer->state, SD_RDMA_CONN_DISCONNECTED);
 		}
 		atomic_store(&c->peer, NULL);
-		atomic_store(&c->state, SD_RDMA_CONN_DISCONNECTED);
+		sd_rdma_conn_mark_closed(c);
 	}
 	pthread_mutex_unlock(&sd_rdma_registry_lock);
 }
@@ -222,6 +266,10 @@ void sd_rdma_conns_release(struct doca_rdma *rdma)
 		struct doca_rdma_connection *c = rdma->conns;
 		rdma->conns = c->next;
 		sd_rdma_registry_remove_locked(c);
+		sd_rdma_conn_mark_closed(c);
+		sd_rdma_ring_detach(&c->inbox);
+		sd_rdma_ring_detach(&c->outbox);
+		sd_rdma_puller_close(&c->puller);
 		c->magic = 0;
 		free(c);
 	}

@@ -5,8 +5,9 @@
  * progress thread), in submission order, as a card's send queue would
  * process it: one-sided reads, writes and atomics reach the peer's memory
  * through the RDMA import of its export, with no help from the peer's
- * program; sends put a message into the peer connection's inbox, which the
- * peer's progress engine matches with its posted receives (rdma_recv.c).
+ * program; sends put a message into the peer connection's inbox ring (in
+ * this process or another one: rdma_ring.h), which the peer's progress
+ * engine matches with its posted receives (rdma_recv.c).
  * The completion is reported by doca_pe_progress: at once for one-sided
  * tasks, when the peer consumed the message (or the RNR budget ran out)
  * for sends.  Metadata (data lengths) changes only when a task is reported
@@ -95,22 +96,51 @@ static doca_error_t sd_rdma_do_atomic(struct sd_rdma_task *t, int op)
 	return DOCA_SUCCESS;
 }
 
-/* Hand a message (send, send with immediate, write with immediate) to the peer. */
+/* Fill a slot with the source list of a send (addresses of this process; the receiver pulls them). */
+static bool sd_rdma_slot_segments(struct sd_rdma_slot *s, const struct doca_buf *src)
+{
+	uint32_t n = 0;
+
+	for (const struct doca_buf *e = src; e != NULL; e = e->next, n++) {
+		if (n == SD_RDMA_SLOT_SEGS)
+			return false;
+		s->seg[n].addr = (uint64_t)(uintptr_t)e->data;
+		s->seg[n].len = e->data_len;
+	}
+	s->nseg = n;
+	return true;
+}
+
+/* Hand a message (send, send with immediate, write with immediate) to the peer's inbox ring. */
 static void sd_rdma_post_message(struct sd_rdma_task *t, enum doca_rdma_opcode opcode)
 {
-	struct doca_rdma_connection *peer = atomic_load_explicit(&t->conn->peer, memory_order_acquire);
+	struct sd_rdma_ring *ring = t->conn->outbox.ring;
+	struct sd_rdma_slot *s = ring != NULL ? sd_rdma_ring_reserve(ring) : NULL;
 	uint8_t retry = sd_rdma_of_task(&t->base)->rnr_retry;
 
 	t->opcode = opcode;
-	t->msg_status = DOCA_SUCCESS;
-	/* RNR budget (docs/rdma.md): 10 ms + 100 ms per retry, 7 meaning 2 s instead of a card's forever. */
-	t->deadline_ns = sd_rdma_now_ns() + (retry == 7 ? 2000000000ull : 10000000ull + 100000000ull * retry);
-	atomic_store_explicit(&t->msg_state, SD_RDMA_MSG_PENDING, memory_order_relaxed);
-	if (peer == NULL || !sd_rdma_inbox_push(peer, t)) {
-		sd_rdma_finish(t, peer == NULL ? DOCA_ERROR_NOT_CONNECTED : DOCA_ERROR_FULL);
+	if (s == NULL) {
+		sd_rdma_finish(t, ring == NULL ? DOCA_ERROR_NOT_CONNECTED : DOCA_ERROR_FULL);
 		return;
 	}
-	if (peer->rdma->ctx.pe != NULL)
+	s->opcode = (uint32_t)opcode;
+	s->imm = t->imm;
+	s->write_len = t->filled_len;
+	s->nseg = 0;
+	if (opcode != DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM && !sd_rdma_slot_segments(s, t->src)) {
+		SD_LOG_ERR_AS("doca_task_submit",
+			      "task %p: a send list crosses to the peer with at most %u elements; lower "
+			      "doca_rdma_set_max_send_buf_list_len",
+			      (void *)t, SD_RDMA_SLOT_SEGS);
+		sd_rdma_finish(t, DOCA_ERROR_IO_FAILED);
+		return;
+	}
+	/* RNR budget (docs/rdma.md): 10 ms + 100 ms per retry, 7 meaning 2 s instead of a card's forever. */
+	t->deadline_ns = sd_rdma_now_ns() + (retry == 7 ? 2000000000ull : 10000000ull + 100000000ull * retry);
+	t->slot = s;
+	sd_rdma_ring_publish(ring, s);
+	struct doca_rdma_connection *peer = atomic_load_explicit(&t->conn->peer, memory_order_acquire);
+	if (peer != NULL && peer->rdma->ctx.pe != NULL)
 		priv_doca_pe_kick(peer->rdma->ctx.pe);
 }
 
@@ -120,6 +150,7 @@ static void sd_rdma_on_submit(struct doca_task *task)
 	enum sd_rdma_type type = sd_rdma_type_of(task);
 	doca_error_t err = task->conf->ops->validate(task);
 
+	t->slot = NULL;
 	if (err != DOCA_SUCCESS) {
 		sd_rdma_finish(t, err);
 		return;
@@ -160,35 +191,49 @@ static void sd_rdma_on_submit(struct doca_task *task)
 	sd_rdma_finish(t, err);
 }
 
-/* Sender side: has the peer consumed the message, or is the RNR budget spent? */
+/* Sender side: take the message back if the receiver has not taken it yet. */
+static bool sd_rdma_withdraw(struct sd_rdma_task *t)
+{
+	uint32_t expect = SD_RDMA_SLOT_PENDING;
+
+	return atomic_compare_exchange_strong(&t->slot->state, &expect, SD_RDMA_SLOT_FREE);
+}
+
+/* The receiver's verdict, of which only two values are legitimate. */
+static doca_error_t sd_rdma_take_verdict(struct sd_rdma_task *t)
+{
+	doca_error_t status = (doca_error_t)t->slot->status;
+
+	atomic_store_explicit(&t->slot->state, SD_RDMA_SLOT_FREE, memory_order_release);
+	return status == DOCA_SUCCESS ? DOCA_SUCCESS : DOCA_ERROR_IO_FAILED;
+}
+
+/* Sender side: has the peer consumed the message, gone away, or is the RNR budget spent? */
 static bool sd_rdma_poll_message(struct doca_task *task)
 {
 	struct sd_rdma_task *t = T(task);
-	int state = atomic_load_explicit(&t->msg_state, memory_order_acquire);
+	uint32_t state = atomic_load_explicit(&t->slot->state, memory_order_acquire);
 
-	if (state == SD_RDMA_MSG_DELIVERED) {
-		task->early_status = t->msg_status;
+	if (state == SD_RDMA_SLOT_DELIVERED) {
+		task->early_status = sd_rdma_take_verdict(t);
 		return true;
 	}
-	if (!sd_rdma_conn_usable(t->conn)) {
-		int expect = SD_RDMA_MSG_PENDING;
-		if (atomic_compare_exchange_strong(&t->msg_state, &expect, SD_RDMA_MSG_WITHDRAWN)) {
+	if (!sd_rdma_conn_watch(t->conn)) {
+		/* A receiver that died while copying never answers: give the slot up as well. */
+		if (sd_rdma_withdraw(t) || t->conn->remote.pid != t->conn->self.pid) {
 			task->early_status = DOCA_ERROR_NOT_CONNECTED;
 			return true;
 		}
 		return false;
 	}
-	if (state == SD_RDMA_MSG_PENDING && sd_rdma_now_ns() > t->deadline_ns) {
-		int expect = SD_RDMA_MSG_PENDING;
-		if (atomic_compare_exchange_strong(&t->msg_state, &expect, SD_RDMA_MSG_WITHDRAWN)) {
-			SD_LOG_ERR_AS("doca_pe_progress",
-				      "task %p: the peer posted no receive task within the RNR retry budget of "
-				      "connection %u; post receives before the peer sends, or raise "
-				      "doca_rdma_set_rnr_retry_count",
-				      (void *)t, t->conn->id);
-			task->early_status = DOCA_ERROR_IO_FAILED;
-			return true;
-		}
+	if (state == SD_RDMA_SLOT_PENDING && sd_rdma_now_ns() > t->deadline_ns && sd_rdma_withdraw(t)) {
+		SD_LOG_ERR_AS("doca_pe_progress",
+			      "task %p: the peer posted no receive task within the RNR retry budget of "
+			      "connection %u; post receives before the peer sends, or raise "
+			      "doca_rdma_set_rnr_retry_count",
+			      (void *)t, t->conn->id);
+		task->early_status = DOCA_ERROR_IO_FAILED;
+		return true;
 	}
 	return false;
 }
@@ -197,7 +242,7 @@ static bool sd_rdma_poll(struct doca_task *task)
 {
 	enum sd_rdma_type type = sd_rdma_type_of(task);
 
-	if (type == SD_RDMA_SEND || type == SD_RDMA_SEND_IMM || type == SD_RDMA_WRITE_IMM)
+	if ((type == SD_RDMA_SEND || type == SD_RDMA_SEND_IMM || type == SD_RDMA_WRITE_IMM) && T(task)->slot != NULL)
 		return sd_rdma_poll_message(task);
 	return false; /* receives are marked ready by the matching on this thread */
 }
@@ -212,10 +257,12 @@ static void sd_rdma_cancel(struct doca_task *task)
 		sd_rdma_rq_unlink(sd_rdma_of_task(task), t);
 		return;
 	}
-	int expect = SD_RDMA_MSG_PENDING;
-	if (atomic_compare_exchange_strong(&t->msg_state, &expect, SD_RDMA_MSG_WITHDRAWN))
+	if (t->slot == NULL || sd_rdma_withdraw(t))
 		return;
-	while (atomic_load_explicit(&t->msg_state, memory_order_acquire) == SD_RDMA_MSG_TAKEN)
+	/* A receiver of this process finishes its copy inside one call; one of another process may die in it. */
+	uint64_t give_up = sd_rdma_now_ns() + 1000000000ull;
+	while (atomic_load_explicit(&t->slot->state, memory_order_acquire) == SD_RDMA_SLOT_TAKEN &&
+	       (t->conn->remote.pid == t->conn->self.pid || sd_rdma_now_ns() < give_up))
 		sched_yield();
 }
 
@@ -228,8 +275,7 @@ static void sd_rdma_complete(struct doca_task *task, doca_error_t status)
 		return;
 	switch (sd_rdma_type_of(task)) {
 	case SD_RDMA_RECEIVE:
-		sd_rdma_list_grow(t->dst, t->filled_len);
-		t->result_len = (uint32_t)t->filled_len;
+		sd_rdma_list_grow(t->dst, t->filled_len); /* result_len was set by the match (a write's length) */
 		break;
 	case SD_RDMA_READ:
 		sd_rdma_list_grow(t->dst, t->filled_len);

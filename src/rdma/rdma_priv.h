@@ -16,6 +16,8 @@
 
 #include <doca_rdma.h>
 
+#include "rdma_pull.h"
+#include "rdma_ring.h"
 #include "sd_dev.h"
 #include "sd_exec.h"
 #include "sd_mem.h"
@@ -48,7 +50,8 @@ enum sd_rdma_conn_state {
 };
 
 /* Out-of-band connection blob (rdma_blob.c); fixed size, little-endian. */
-#define SD_RDMA_BLOB_LEN 64u
+#define SD_RDMA_BLOB_LEN 80u
+#define SD_RDMA_BLOB_V1_LEN 64u /* the first format, which named no inbox */
 #define SD_RDMA_TOKEN_LEN 16u
 
 /* Identity of one connection end, as a blob carries it. */
@@ -59,31 +62,14 @@ struct sd_rdma_conn_ident {
 	uint64_t ctx_serial; /* of the context, unique in the process */
 	uint32_t perms;      /* the context's permissions: what the peer may do to memory behind it */
 	uint8_t token[SD_RDMA_TOKEN_LEN];
-};
-
-/*
- * In-flight message of a send, send with immediate or write with immediate
- * on the way to the peer's receive queue.  Lives inside the sender's task;
- * `state` decides once whether the receiver consumed it or the sender gave
- * up (RNR budget, flush), so a message is never consumed after it failed.
- */
-enum sd_rdma_msg_state {
-	SD_RDMA_MSG_PENDING = 0,
-	SD_RDMA_MSG_TAKEN,    /* receiver is copying it */
-	SD_RDMA_MSG_DELIVERED,
-	SD_RDMA_MSG_WITHDRAWN, /* sender gave up; the receiver skips it */
+	int32_t ring_fd;     /* descriptor of the inbox ring in the process `pid` */
+	uint64_t ring_bytes; /* its size: sd_rdma_ring_bytes() */
 };
 
 struct doca_rdma_connection;
 
-/* Single-producer single-consumer ring of messages from a connection's peer. */
-#define SD_RDMA_INBOX_CAP 4096u
-
-struct sd_rdma_inbox {
-	_Atomic uint32_t head; /* next to consume (receiver) */
-	_Atomic uint32_t tail; /* next to fill (sender) */
-	struct sd_rdma_task *slot[SD_RDMA_INBOX_CAP];
-};
+/* A connection whose peer shows no sign of life is looked at again after this long (NOT_CONNECTED bound). */
+#define SD_RDMA_WATCH_PERIOD_NS 10000000ull
 
 struct doca_rdma_connection {
 	uint32_t magic; /* SD_RDMA_CONN_MAGIC while live */
@@ -96,7 +82,10 @@ struct doca_rdma_connection {
 	uint8_t blob[SD_RDMA_BLOB_LEN];
 	/* Same-process peer, found from its blob; NULL once either side ends. */
 	struct doca_rdma_connection *_Atomic peer;
-	struct sd_rdma_inbox inbox; /* messages of the peer for our receive queue */
+	struct sd_rdma_ring_map inbox;  /* our ring: messages of the peer for our receive queue */
+	struct sd_rdma_ring_map outbox; /* the peer's ring, which our sends fill (once connected) */
+	struct sd_rdma_puller puller;   /* reads the peer's source lists */
+	uint64_t next_watch_ns;         /* when the peer's liveness lock is asked about next */
 	struct doca_rdma_connection *next; /* context's list */
 	struct doca_rdma_connection *reg_next; /* process registry */
 	bool failure_reported;
@@ -156,8 +145,7 @@ struct sd_rdma_task {
 	enum doca_rdma_opcode opcode;
 	struct doca_rdma_connection *from; /* receive: connection it arrived on */
 	/* Send path (sender side) and receive path (receiver side). */
-	_Atomic int msg_state;     /* enum sd_rdma_msg_state */
-	doca_error_t msg_status;   /* set by the receiver before DELIVERED */
+	struct sd_rdma_slot *slot; /* sender: the message's slot in the peer's ring */
 	uint64_t deadline_ns;      /* RNR: when an unconsumed send fails */
 	struct sd_rdma_task *rq_next;
 	_Atomic bool filled;       /* receive: a message landed */
@@ -201,6 +189,11 @@ bool sd_rdma_task_known(const void *task, enum sd_rdma_type type, const char *fu
 void sd_rdma_conns_release(struct doca_rdma *rdma);
 void sd_rdma_conns_stopping(struct doca_rdma *rdma);
 bool sd_rdma_conn_usable(const struct doca_rdma_connection *conn);
+bool sd_rdma_conn_ended(const struct doca_rdma_connection *conn);
+
+/* rdma_watch.c: is the peer of a connected connection still there?  Ends the connection when not. */
+bool sd_rdma_conn_watch(struct doca_rdma_connection *conn);
+void sd_rdma_conn_mark_closed(struct doca_rdma_connection *conn);
 
 /* rdma_blob.c: encode/decode the out-of-band connection blob. */
 void sd_rdma_blob_encode(const struct sd_rdma_conn_ident *id, uint8_t out[SD_RDMA_BLOB_LEN]);
@@ -211,7 +204,6 @@ bool sd_rdma_process_alive(uint32_t pid, uint64_t start_time);
 /* rdma_recv.c: the receive side of messages. */
 bool sd_rdma_inbox_pending(struct doca_rdma *rdma);
 void sd_rdma_inbox_drain(struct doca_rdma *rdma);
-bool sd_rdma_inbox_push(struct doca_rdma_connection *to, struct sd_rdma_task *msg);
 void sd_rdma_rq_post(struct doca_rdma *rdma, struct sd_rdma_task *t);
 void sd_rdma_rq_unlink(struct doca_rdma *rdma, struct sd_rdma_task *t);
 
@@ -219,7 +211,7 @@ void sd_rdma_rq_unlink(struct doca_rdma *rdma, struct sd_rdma_task *t);
 doca_error_t sd_rdma_sync_event_apply(struct sd_rdma_task *t, enum sd_rdma_type type);
 
 /* rdma_rules.c: the rules of the validate hooks (SD_TASK_RULE_FAIL wording). */
-doca_error_t sd_rdma_rule_conn(const struct sd_rdma_task *t, bool needs_peer);
+doca_error_t sd_rdma_rule_conn(const struct sd_rdma_task *t);
 doca_error_t sd_rdma_rule_local(const struct sd_rdma_task *t, const struct doca_buf *b, const char *what,
 				uint32_t max_list);
 doca_error_t sd_rdma_rule_remote(const struct sd_rdma_task *t, const struct doca_buf *b, const char *what,

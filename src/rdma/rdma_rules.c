@@ -16,7 +16,7 @@
 
 #define RULE(code, ...) SD_TASK_RULE_FAIL(code, __VA_ARGS__)
 
-doca_error_t sd_rdma_rule_conn(const struct sd_rdma_task *t, bool needs_peer)
+doca_error_t sd_rdma_rule_conn(const struct sd_rdma_task *t)
 {
 	const struct doca_rdma *rdma = sd_rdma_of_task(&t->base);
 
@@ -29,11 +29,6 @@ doca_error_t sd_rdma_rule_conn(const struct sd_rdma_task *t, bool needs_peer)
 		return RULE(DOCA_ERROR_NOT_CONNECTED,
 			    "task %p: connection %u is not connected (never connected with doca_rdma_connect, or the "
 			    "peer disconnected or stopped) [R2]",
-			    (const void *)t, t->conn->id);
-	if (needs_peer && atomic_load_explicit(&t->conn->peer, memory_order_acquire) == NULL)
-		return RULE(DOCA_ERROR_NOT_SUPPORTED,
-			    "task %p: connection %u leads to another process; this build carries sends and "
-			    "immediates only between contexts of one process (docs/rdma.md) [R3]",
 			    (const void *)t, t->conn->id);
 	return DOCA_SUCCESS;
 }
