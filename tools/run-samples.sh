@@ -104,6 +104,10 @@ acceptance=(
 	rdma_read:pair:doca_rdma
 	rdma_write:pair:doca_rdma
 	rdma_sync_event:pair:doca_rdma
+	rdma_write_immediate:pair:doca_rdma
+	rdma_send:pair:doca_rdma
+	rdma_send_immediate:pair:doca_rdma
+	rdma_multi_conn:pair:doca_rdma
 	dma_copy_app:apps:dma_copy
 )
 
@@ -648,6 +652,10 @@ run_rdma_pair() { # name
 	rdma_enter 7
 	sleep 0.5 # the responder reads the requester's descriptor and connects
 	rdma_enter 8
+	# The multi-connection sender asks once more, once connected: the receives are posted by then.
+	if [ "$name" = rdma_multi_conn ] && wait_for_line "$d/req.stdout" "receive tasks have been" $req_pid "$t"; then
+		rdma_enter 8
+	fi
 	exec 8>&-
 	wait_exit $req_pid "$t"; req_rc=$rc
 	rdma_enter 7 # "the requester has finished" (lost on a responder that ended)
@@ -668,6 +676,8 @@ run_rdma_pair() { # name
 		grep -qF "$text" "$d/resp.stdout" || { verdict=FAIL; detail="the responder did not print the written text"; return 0; } ;;
 	rdma_read)
 		grep -qF "Read from responder: \"$text\"" "$d/req.stdout" || { verdict=FAIL; detail="the requester did not print the text it read"; return 0; } ;;
+	rdma_send | rdma_send_immediate | rdma_multi_conn)
+		grep -qF 'Got from sender: "' "$d/resp.stdout" || { verdict=FAIL; detail="the receiver did not print the message it got"; return 0; } ;;
 	esac
 	verdict=PASS; detail="$resp (DPU) and $req (host): descriptors through files, both finished"
 	[ $use_valgrind = 1 ] && detail="$detail; valgrind clean"
