@@ -488,6 +488,57 @@ static void records_of_dead_exporters_are_swept(void)
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
+/*
+ * A record whose pid means nothing here but whose liveness lock is held
+ * (an exporter in another PID namespace sharing /dev/shm) survives the
+ * sweep: removing it made the official rdma_write sample fail now and then
+ * while a namespace test ran beside it.
+ */
+static void a_live_exporter_in_another_pid_namespace_keeps_its_record(void)
+{
+	char path[128];
+	int ready[2], release[2];
+	char c = 0;
+
+	if (access("/dev/shm", W_OK | X_OK) != 0) {
+		sd_test_case_skip("no writable /dev/shm on this machine");
+		return;
+	}
+	/* A pid above the kernel's maximum: no process has it in this namespace. */
+	snprintf(path, sizeof(path), "/dev/shm/softdoca-xp-%u-%u-%u", 4194305u, 77u, (unsigned)getpid());
+	REQUIRE(pipe(ready) == 0 && pipe(release) == 0);
+	pid_t holder = fork();
+	if (holder == 0) {
+		int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		uint32_t live = 1;
+		struct flock fl = {.l_type = F_RDLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+		if (fd < 0 || ftruncate(fd, 4096) != 0 || pwrite(fd, &live, 4, 4) != 4 || fcntl(fd, F_SETLK, &fl) != 0 ||
+		    write(ready[1], "r", 1) != 1)
+			_exit(1);
+		_exit(read(release[0], &c, 1) == 1 ? 0 : 2); /* holds the lock until told */
+	}
+	REQUIRE(holder > 0 && read(ready[0], &c, 1) == 1);
+	pid_t sweeper = fork();
+	if (sweeper == 0) {
+		const void *d;
+		size_t n;
+		struct stat st;
+		struct doca_mmap *m = exported_mmap(DOCA_ACCESS_FLAG_PCI_READ_ONLY, &d, &n); /* sweeps */
+		_exit(m != NULL && stat(path, &st) == 0 ? 0 : 1);
+	}
+	int status = 0;
+	REQUIRE(waitpid(sweeper, &status, 0) == sweeper);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	CHECK(write(release[1], "x", 1) == 1);
+	REQUIRE(waitpid(holder, &status, 0) == holder);
+	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	unlink(path);
+	close(ready[0]);
+	close(ready[1]);
+	close(release[0]);
+	close(release[1]);
+}
+
 int main(void)
 {
 	xt_capture_log();
@@ -513,6 +564,7 @@ int main(void)
 	SD_RUN(imports_respect_the_exported_range_and_rights);
 	SD_RUN(export_rdma_gives_an_rdma_only_descriptor);
 	SD_RUN(records_of_dead_exporters_are_swept);
+	SD_RUN(a_live_exporter_in_another_pid_namespace_keeps_its_record);
 	CHECK_OK(doca_dev_close(dpu));
 	CHECK_OK(doca_dev_close(host));
 	free(mem);

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -126,8 +127,35 @@ void sd_xp_record_retire(struct sd_xp_export *exp)
 	exp->record_fd = -1;
 }
 
+/*
+ * Has the record's exporter left it behind: a complete record (its state word
+ * set) whose liveness lock nobody holds?  The pid in the name does not
+ * answer that alone: an exporter in another PID namespace that shares
+ * /dev/shm (a test's `unshare --pid --mount-proc`, a container) has a pid
+ * that means nothing here, and its record must survive our sweep.  Locks
+ * are seen across PID namespaces.  A record still being created (empty,
+ * or state word not set yet) is left alone too.
+ */
+static bool sd_xp_record_abandoned(int dir_fd, const char *name)
+{
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+	struct stat st;
+	uint32_t state = 0;
+	bool abandoned = false;
+	int fd = openat(dir_fd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)SD_XP_REC_SIZE &&
+	    pread(fd, &state, sizeof(state), (off_t)offsetof(struct sd_xp_record, state)) == (ssize_t)sizeof(state) &&
+	    state != 0 && fcntl(fd, F_GETLK, &fl) == 0)
+		abandoned = fl.l_type == F_UNLCK;
+	close(fd); /* we hold no lock on it: closing drops nothing */
+	return abandoned;
+}
+
 /* Is the record named `name` one whose exporter is gone? */
-static bool sd_xp_record_is_stale(const char *name)
+static bool sd_xp_record_is_stale(int dir_fd, const char *name)
 {
 	unsigned int pid;
 	uint64_t start, id;
@@ -136,7 +164,7 @@ static bool sd_xp_record_is_stale(const char *name)
 	if (sscanf(name, SD_XP_REC_PREFIX "%u-%" SCNu64 "-%" SCNu64 "%n", &pid, &start, &id, &used) != 3 ||
 	    name[used] != '\0')
 		return false;
-	return sd_xp_check_alive(pid, start) == ESRCH;
+	return sd_xp_check_alive(pid, start) == ESRCH && sd_xp_record_abandoned(dir_fd, name);
 }
 
 static void sd_xp_sweep_dir(const char *dir)
@@ -149,7 +177,7 @@ static void sd_xp_sweep_dir(const char *dir)
 	while ((e = readdir(d)) != NULL) {
 		if (strncmp(e->d_name, SD_XP_REC_PREFIX, sizeof(SD_XP_REC_PREFIX) - 1) != 0)
 			continue;
-		if (sd_xp_record_is_stale(e->d_name))
+		if (sd_xp_record_is_stale(dirfd(d), e->d_name))
 			(void)unlinkat(dirfd(d), e->d_name, 0); /* may be someone else's: then EPERM, fine */
 	}
 	closedir(d);
