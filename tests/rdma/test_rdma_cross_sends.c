@@ -11,9 +11,11 @@
  * a child killed while a send waits on it, and forged version-2 blobs.
  */
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -21,6 +23,7 @@
 
 #include <doca_log.h>
 
+#include "rdma_ring.h" /* white box: the hostile sender writes the ring itself */
 #include "rdma_test.h"
 #include "sd_time.h"
 
@@ -449,6 +452,63 @@ static void a_killed_peer_fails_the_waiting_send_with_not_connected(void)
 	pair_close(&p);
 }
 
+/* Publish a slot into `r` as a sender would, with whatever fields the caller chose. */
+static struct sd_rdma_slot *forge_slot(struct sd_rdma_ring *r, uint32_t opcode, uint32_t nseg, uint64_t addr,
+				       uint64_t len)
+{
+	uint32_t tail = atomic_load(&r->tail);
+	struct sd_rdma_slot *s = &r->slot[tail % SD_RDMA_RING_SLOTS];
+
+	s->opcode = opcode;
+	s->nseg = nseg;
+	s->seg[0].addr = addr;
+	s->seg[0].len = len;
+	atomic_store(&s->state, SD_RDMA_SLOT_PENDING);
+	atomic_store(&r->tail, tail + 1);
+	return s;
+}
+
+/* The ring file's size: the ring rounded up to whole pages. */
+static size_t ring_bytes(void)
+{
+	size_t pg = (size_t)sysconf(_SC_PAGESIZE);
+	return (sizeof(struct sd_rdma_ring) + pg - 1) & ~(pg - 1);
+}
+
+static void hostile_slots_fail_alone_and_the_receiver_goes_on(void)
+{
+	struct pair p;
+	int32_t fd;
+	REQUIRE(pair_open(&p, 7, true));
+	memcpy(&fd, p.child_blob + 36, 4);
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", (int)p.pid, (int)fd);
+	int f = open(path, O_RDWR | O_CLOEXEC);
+	REQUIRE(f >= 0);
+	struct sd_rdma_ring *r = mmap(NULL, ring_bytes(), PROT_READ | PROT_WRITE, MAP_SHARED, f, 0);
+	/* The file is sealed: a peer cannot shrink it under the receiver's mapping. */
+	CHECK(ftruncate(f, 4096) != 0);
+	close(f);
+	REQUIRE(r != MAP_FAILED);
+
+	struct sd_rdma_slot *bad[4] = {
+		forge_slot(r, 99u, 1, (uint64_t)(uintptr_t)parent_mem, 4),                        /* no such opcode */
+		forge_slot(r, DOCA_RDMA_OPCODE_RECV_SEND, 1000u, (uint64_t)(uintptr_t)parent_mem, 4), /* too many */
+		forge_slot(r, DOCA_RDMA_OPCODE_RECV_SEND, 1, (uint64_t)(uintptr_t)parent_mem, UINT64_MAX), /* too long */
+		forge_slot(r, DOCA_RDMA_OPCODE_RECV_SEND, 1, 16u, 8u), /* an address nobody maps */
+	};
+	struct doca_buf *src = parent_buf(&p, 0, 5, "after");
+	REQUIRE(src != NULL && command(&p, 'r', 64));
+	CHECK_OK(parent_send(&p, src, 0));
+	struct report rep = child_report(&p);
+	CHECK(rep.status == DOCA_SUCCESS && rep.len == 5 && memcmp(rep.data, "after", 5) == 0);
+	for (int i = 0; i < 4; i++) /* each was answered: the sender's task would fail */
+		CHECK(atomic_load(&bad[i]->state) == SD_RDMA_SLOT_DELIVERED && bad[i]->status == DOCA_ERROR_IO_FAILED);
+	munmap(r, ring_bytes());
+	doca_buf_dec_refcount(src, NULL);
+	pair_close(&p);
+}
+
 /*
  * Forged blobs.
  */
@@ -537,6 +597,7 @@ int main(void)
 	SD_RUN(a_receive_too_small_fails_both_tasks);
 	SD_RUN(a_send_without_a_posted_receive_fails_after_the_rnr_budget);
 	SD_RUN(a_killed_peer_fails_the_waiting_send_with_not_connected);
+	SD_RUN(hostile_slots_fail_alone_and_the_receiver_goes_on);
 	SD_RUN(forged_version_2_blobs_are_refused_with_one_record);
 	return sd_test_done();
 }
