@@ -60,7 +60,8 @@ bool sd_rdma_inbox_pending(struct doca_rdma *rdma)
 {
 	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
 		(void)sd_rdma_conn_watch(c);
-		if (sd_rdma_inbox_has(c) && (rdma->rq_head != NULL || sd_rdma_conn_ended(c)))
+		if (sd_rdma_inbox_has(c) &&
+		    ((rdma->rq_head != NULL && sd_rdma_conn_usable(c)) || sd_rdma_conn_ended(c)))
 			return true; /* a match to make, or an ended inbox to drop; else messages wait (RNR) */
 	}
 	return false;

@@ -11,6 +11,8 @@
  * per connection, on the progress thread (the NOT_CONNECTED bound of
  * docs/rdma.md).
  */
+#include <string.h>
+
 #include "rdma_priv.h"
 #include "sd_log.h"
 
@@ -50,9 +52,14 @@ bool sd_rdma_conn_watch(struct doca_rdma_connection *conn)
 	const char *why = sd_rdma_peer_gone(conn);
 	if (why == NULL)
 		return true;
-	SD_LOG_WARN("connection %u: the peer (pid %u) %s; its tasks in flight and later ones fail with "
-		    "DOCA_ERROR_NOT_CONNECTED",
-		    conn->id, conn->remote.pid, why);
+	/* A peer that ends the connection itself is ordinary; one that dies is worth a warning. */
+	if (strcmp(why, "exited") == 0)
+		SD_LOG_WARN("connection %u: the peer (pid %u) exited; its tasks in flight and later ones fail with "
+			    "DOCA_ERROR_NOT_CONNECTED",
+			    conn->id, conn->remote.pid);
+	else
+		SD_LOG_INFO("connection %u: the peer (pid %u) %s; tasks on it fail with DOCA_ERROR_NOT_CONNECTED",
+			    conn->id, conn->remote.pid, why);
 	sd_rdma_conn_mark_closed(conn);
 	return false;
 }

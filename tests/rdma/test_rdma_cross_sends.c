@@ -389,6 +389,33 @@ static void the_peer_sends_back_into_a_posted_receive(void)
 	pair_close(&p);
 }
 
+static void a_message_sent_before_this_side_connects_waits_for_it(void)
+{
+	struct pair p;
+	union doca_data ud = {.u64 = 0};
+	struct doca_rdma_task_receive *rt = NULL;
+	struct doca_buf *dst = NULL;
+	REQUIRE(pair_open(&p, 7, false)); /* the child is connected, we are not yet */
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(p.a.inv, p.lm, parent_mem + 2048, 64, &dst));
+	CHECK_OK(doca_rdma_task_receive_allocate_init(p.a.rdma, dst, ud, &rt));
+	CHECK_OK(doca_task_submit(doca_rdma_task_receive_as_task(rt)));
+	REQUIRE(command(&p, 's', 10));
+	usleep(20000); /* the child's message is in our inbox by now, or soon */
+	int busy = 0;
+	for (int i = 0; i < 2000; i++)
+		busy += doca_pe_progress(p.a.pe);
+	CHECK(p.a.done == 0 && busy == 0); /* neither taken nor spun on */
+	CHECK_OK(doca_rdma_connect(p.a.rdma, p.child_blob, p.child_blob_len, p.a.conn));
+	REQUIRE(wait_done(&p.a, 1, 10.0));
+	CHECK_OK(p.a.status);
+	CHECK(doca_rdma_task_receive_get_result_len(rt) == 10);
+	struct report r = child_report(&p);
+	CHECK_ERR((doca_error_t)r.status, DOCA_SUCCESS);
+	doca_task_free(doca_rdma_task_receive_as_task(rt));
+	doca_buf_dec_refcount(dst, NULL);
+	pair_close(&p);
+}
+
 static void a_receive_too_small_fails_both_tasks(void)
 {
 	struct pair p;
@@ -594,6 +621,7 @@ int main(void)
 	SD_RUN(a_send_list_fills_a_receive_list_in_order);
 	SD_RUN(a_write_with_immediate_lands_and_completes_a_receive);
 	SD_RUN(the_peer_sends_back_into_a_posted_receive);
+	SD_RUN(a_message_sent_before_this_side_connects_waits_for_it);
 	SD_RUN(a_receive_too_small_fails_both_tasks);
 	SD_RUN(a_send_without_a_posted_receive_fails_after_the_rnr_budget);
 	SD_RUN(a_killed_peer_fails_the_waiting_send_with_not_connected);
