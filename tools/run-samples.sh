@@ -610,6 +610,18 @@ se_pair_once() { # dpu_exe host_exe label [flags...] -> verdict, detail
 # (its FIFO has no reader) must not end the runner with SIGPIPE.
 rdma_enter() { ( trap '' PIPE; printf '\n' >&"$1" ) 2>/dev/null || true; }
 
+# Each side has a folder of its own, and the runner copies what one side wrote
+# into the other's, as a user copies the files between two hosts: at the end
+# both samples delete the local and the remote files, which in one shared
+# folder races (the second unlink fails and that side exits 1).
+rdma_copy_files() { # from to: files of `from` that `to` lacks
+	local f
+	for f in "$1"/*; do
+		[ -f "$f" ] && [ ! -e "$2/${f##*/}" ] && cp "$f" "$2/"
+	done
+	return 0
+}
+
 run_rdma_pair() { # name
 	local name=$1 resp req t=$((timeout_s * (use_valgrind ? 10 : 1)))
 	local d="$work/rdma-$1" resp_exe req_exe resp_pid req_pid resp_rc=0 req_rc=0
@@ -629,10 +641,10 @@ run_rdma_pair() { # name
 	[ "$verdict" = PASS ] || return 0
 	build_sample "$req" doca_rdma host; req_exe=$exe
 	[ "$verdict" = PASS ] || return 0
-	rm -rf "$d"; mkdir -p "$d"
+	rm -rf "$d"; mkdir -p "$d/resp" "$d/req"
 	mkfifo "$d/resp.stdin" "$d/req.stdin"
 	( cd "$d" && LD_LIBRARY_PATH="$libdir" exec timeout "$t" "${dpu_side[@]}" $(run_prefix "$resp") "$resp_exe" -d mlx5_0 \
-		-ld "$d/resp.conn" -re "$d/req.conn" -m "$d/mmap.desc" "${resp_args[@]}" \
+		-ld "$d/resp/resp.conn" -re "$d/resp/req.conn" -m "$d/resp/mmap.desc" "${resp_args[@]}" \
 		<"$d/resp.stdin" >"$d/resp.stdout" 2>"$d/resp.stderr" ) &
 	resp_pid=$!
 	exec 7>"$d/resp.stdin"
@@ -640,8 +652,9 @@ run_rdma_pair() { # name
 		exec 7>&-; wait_exit $resp_pid 1
 		verdict=FAIL; detail="the responder never asked for the requester's descriptor ($d/resp.stdout)"; return 0
 	fi
+	rdma_copy_files "$d/resp" "$d/req"
 	( cd "$d" && LD_LIBRARY_PATH="$libdir" exec timeout "$t" "${host_side[@]}" $(run_prefix "$req") "$req_exe" -d mlx5_1 \
-		-ld "$d/req.conn" -re "$d/resp.conn" -m "$d/mmap.desc" "${req_args[@]}" \
+		-ld "$d/req/req.conn" -re "$d/req/resp.conn" -m "$d/req/mmap.desc" "${req_args[@]}" \
 		<"$d/req.stdin" >"$d/req.stdout" 2>"$d/req.stderr" ) &
 	req_pid=$!
 	exec 8>"$d/req.stdin"
@@ -649,6 +662,7 @@ run_rdma_pair() { # name
 		exec 7>&- 8>&-; wait_exit $req_pid 1; wait_exit $resp_pid 1
 		verdict=FAIL; detail="the requester never asked for the responder's descriptors ($d/req.stdout)"; return 0
 	fi
+	rdma_copy_files "$d/req" "$d/resp"
 	rdma_enter 7
 	sleep 0.5 # the responder reads the requester's descriptor and connects
 	rdma_enter 8
