@@ -7,13 +7,15 @@
  * as a card's DMA engine reads a send's buffers), and where the kernel
  * filters those calls (seccomp) with pread on /proc/PID/mem, opened once
  * per connection: the same two system paths the DMA imports use, in the
- * same order.  The addresses come from the peer, so any of them may be
+ * same order, and SOFTDOCA_XPROC_PATH=vm or procmem keeps to one of them
+ * as it does for imports.  The addresses come from the peer, so any of them may be
  * wrong: the kernel then answers EFAULT and the message fails; nothing is
  * ever dereferenced here on a peer's word.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
 #include <unistd.h>
@@ -72,7 +74,7 @@ static int sd_rdma_pull_piece(struct sd_rdma_puller *p, uint8_t *to, uint64_t fr
 		ssize_t got = process_vm_readv((pid_t)p->pid, &l, 1, &r, 1, 0);
 		if (got < 0 && errno == EINTR)
 			continue;
-		if (got < 0 && sd_rdma_pull_refused(errno)) {
+		if (got < 0 && sd_rdma_pull_refused(errno) && !p->vm_only) {
 			p->use_mem = true;
 			break;
 		}
@@ -106,9 +108,12 @@ int sd_rdma_pull(struct sd_rdma_puller *p, const struct sd_rdma_seg *seg, uint32
 
 void sd_rdma_puller_init(struct sd_rdma_puller *p, uint32_t pid)
 {
+	const char *path = getenv("SOFTDOCA_XPROC_PATH");
+
 	p->pid = pid;
 	p->mem_fd = -1;
-	p->use_mem = false;
+	p->use_mem = path != NULL && strcmp(path, "procmem") == 0;
+	p->vm_only = path != NULL && strcmp(path, "vm") == 0;
 }
 
 void sd_rdma_puller_close(struct sd_rdma_puller *p)
