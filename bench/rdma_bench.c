@@ -239,7 +239,7 @@ static int run_export(int argc, char **argv)
 	put_file(dir, "desc", desc, desc_len);
 	if (!flag(argc, argv, "--no-raw")) {
 		ucx_raw_bind_ip_toward(getenv("SOFTDOCA_PEER"), bind_ip, sizeof(bind_ip));
-		ucx_raw_serve(s.mem, len, bind_ip);
+		ucx_raw_serve(s.mem, len, bind_ip, true);
 		ucx_raw_write_addr(dir, bind_ip, s.mem, len);
 	}
 	printf("ready\n");

@@ -155,7 +155,7 @@ static int run_export(int argc, char **argv)
 	if (!flag(argc, argv, "--no-raw")) {
 		/* The raw server listens where the peer reaches this side: SOFTDOCA_PEER's route. */
 		ucx_raw_bind_ip_toward(peer, bind_ip, sizeof(bind_ip));
-		ucx_raw_serve(buf, len, bind_ip);
+		ucx_raw_serve(buf, len, bind_ip, false);
 		ucx_raw_write_addr(dir, bind_ip, buf, len);
 	}
 	printf("ready\n");

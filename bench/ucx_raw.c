@@ -71,6 +71,7 @@ static struct {
 	size_t rkey_len;
 	uint8_t *buf;
 	size_t len;
+	bool spin;
 	atomic_bool quit;
 } srv;
 
@@ -119,7 +120,7 @@ static void *srv_main(void *arg)
 			last = now_ns();
 			continue;
 		}
-		if (now_ns() - last > SPIN_NS && ucp_worker_arm(srv.worker) == UCS_OK) {
+		if (!srv.spin && now_ns() - last > SPIN_NS && ucp_worker_arm(srv.worker) == UCS_OK) {
 			struct pollfd p = {.fd = efd, .events = POLLIN};
 			uint64_t silent = now_ns() - last;
 
@@ -130,7 +131,7 @@ static void *srv_main(void *arg)
 	return NULL;
 }
 
-void ucx_raw_serve(uint8_t *buf, size_t len, const char *bind_ip)
+void ucx_raw_serve(uint8_t *buf, size_t len, const char *bind_ip, bool spin)
 {
 	ucp_worker_params_t wp = {.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE,
 				  .thread_mode = UCS_THREAD_MODE_SINGLE};
@@ -153,6 +154,7 @@ void ucx_raw_serve(uint8_t *buf, size_t len, const char *bind_ip)
 
 	srv.buf = buf;
 	srv.len = len;
+	srv.spin = spin;
 	mp.address = buf;
 	mp.length = len;
 	inet_pton(AF_INET, bind_ip, &sa.sin_addr);

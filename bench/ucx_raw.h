@@ -9,8 +9,10 @@
  * ucp_get_nbx / ucp_put_nbx (a put is followed by ucp_ep_flush_nbx: the
  * completion a DMA or RDMA write reports is "the bytes are there").  The
  * serving worker runs on a thread of its own, spinning while there is
- * traffic and sleeping on its event descriptor after 2 ms of silence, so
- * it costs nothing while the softdoca rows are measured.
+ * traffic and sleeping on its event descriptor after 2 ms of silence (the
+ * policy of softdoca's own UCX server, which ucx_bench's DMA rows go
+ * through), or spinning always (rdma_bench: softdoca's RDMA responder on
+ * one machine needs no server thread at all).
  *
  * Errors end the program with a message: these are benchmarks.
  */
@@ -21,8 +23,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Serve [buf, buf + len) on a listener at bind_ip (IPv4), port chosen by the kernel. */
-void ucx_raw_serve(uint8_t *buf, size_t len, const char *bind_ip);
+/*
+ * Serve [buf, buf + len) on a listener at bind_ip (IPv4), port chosen by
+ * the kernel.  With `spin` the serving thread never sleeps: where UCX
+ * carries gets and puts through the server's progress (TCP), the raw rows
+ * then show UCX at its best rather than its wake-up delay.
+ */
+void ucx_raw_serve(uint8_t *buf, size_t len, const char *bind_ip, bool spin);
 
 /* The serving listener's port. */
 uint16_t ucx_raw_port(void);
