@@ -192,6 +192,7 @@ void sd_xp_ucx_export_attach(struct sd_xp_export *exp)
 		.addr = exp->base.addr,
 		.len = exp->base.len,
 		.writable = sd_xp_export_writable(exp->base.access_mask),
+		.access_mask = exp->base.access_mask,
 	};
 	const struct sd_ucx_module *mod;
 	struct sd_xp_net where;
@@ -265,6 +266,8 @@ doca_error_t sd_xp_ucx_import(const char *func, struct doca_mmap *mmap, const st
 		.addr = d->addr,
 		.len = d->len,
 		.writable = sd_xp_kind_writable(d->access_mask, d->kind),
+		.kind = d->kind,
+		.access_mask = d->access_mask,
 		.pid = d->who.pid,
 		.peer = d->net,
 	};
