@@ -184,6 +184,19 @@ static bool sd_xp_ucx_bind_addr(struct sd_xp_net *bind)
 	return true;
 }
 
+bool sd_xp_ucx_bind(struct sd_xp_net *bind)
+{
+	return sd_xp_ucx_bind_addr(bind);
+}
+
+const struct sd_ucx_module *sd_xp_ucx_module(const char **why)
+{
+	const struct sd_ucx_module *mod = sd_xp_ucx();
+
+	*why = sd_xp_ucx_missing;
+	return mod;
+}
+
 void sd_xp_ucx_export_attach(struct sd_xp_export *exp)
 {
 	struct sd_ucx_export_args args = {
