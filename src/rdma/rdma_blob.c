@@ -2,19 +2,20 @@
  * rdma_blob.c - the out-of-band connection blob of doca_rdma_export /
  * doca_rdma_connect.
  *
- * 144 bytes, little-endian (version 2):
+ * 160 bytes, little-endian (version 2):
  *    0 u32 magic "SDRC"   4 u16 version   6 u16 zero
  *    8 u32 pid           12 u32 connection id
  *   16 u64 process start time (clock ticks since boot)
  *   24 u64 context serial 32 u32 context permissions  36 u32 zero
- *   40 u8[16] token
- *   56 u8[16] boot id of the exporter's machine
- *   72 u64 PID namespace device   80 u64 PID namespace inode
- *   88 u8 network family (0 none, 4, 6)  89 u8 zero  90 u16 port
- *   92 u8[16] network address    108 u32 presence generation
- *  112 u64 presence export id    120 u64 presence record address
- *  128 u32 zero x3              140 u32 checksum (FNV-1a of bytes 0..139)
- * Bytes 56..127 say where the exporter runs and how a peer in another
+ *   40 u8[16] token       56 u8[24] zero (kept for the message inbox of
+ *                            sends between processes)
+ *   80 u8[16] boot id of the exporter's machine
+ *   96 u64 PID namespace device  104 u64 PID namespace inode
+ *  112 u8 network family (0 none, 4, 6)  113 u8 zero  114 u16 port
+ *  116 u8[16] network address    132 u32 presence generation
+ *  136 u64 presence export id    144 u64 presence record address
+ *  152 u32 zero                  156 u32 checksum (FNV-1a of bytes 0..155)
+ * Bytes 80..155 say where the exporter runs and how a peer in another
  * namespace or on another machine checks it (sd_presence.h).  The blob
  * comes from anywhere (a file, a socket): every field is checked before
  * one is used, and the token must match the live connection.
@@ -71,39 +72,39 @@ static uint32_t sd_fnv1a(const uint8_t *p, size_t n)
 	return h;
 }
 
-/* Bytes 56..127: where the exporter runs. */
+/* Bytes 80..151: where the exporter runs. */
 static void sd_rdma_blob_put_where(const struct sd_presence_ref *at, uint8_t *out)
 {
-	memcpy(out + 56, at->boot_id, SD_PRESENCE_BOOT_LEN);
-	sd_put64(out + 72, at->pidns_dev);
-	sd_put64(out + 80, at->pidns_ino);
-	out[88] = at->net_family;
-	sd_put16(out + 90, at->net_port);
-	memcpy(out + 92, at->net_addr, sizeof(at->net_addr));
-	sd_put32(out + 108, at->generation);
-	sd_put64(out + 112, at->export_id);
-	sd_put64(out + 120, at->rec_addr);
+	memcpy(out + 80, at->boot_id, SD_PRESENCE_BOOT_LEN);
+	sd_put64(out + 96, at->pidns_dev);
+	sd_put64(out + 104, at->pidns_ino);
+	out[112] = at->net_family;
+	sd_put16(out + 114, at->net_port);
+	memcpy(out + 116, at->net_addr, sizeof(at->net_addr));
+	sd_put32(out + 132, at->generation);
+	sd_put64(out + 136, at->export_id);
+	sd_put64(out + 144, at->rec_addr);
 }
 
 static void sd_rdma_blob_get_where(const uint8_t *b, struct sd_presence_ref *at)
 {
-	memcpy(at->boot_id, b + 56, SD_PRESENCE_BOOT_LEN);
-	at->pidns_dev = sd_get64(b + 72);
-	at->pidns_ino = sd_get64(b + 80);
-	at->net_family = b[88];
-	at->net_port = sd_get16(b + 90);
-	memcpy(at->net_addr, b + 92, sizeof(at->net_addr));
-	at->generation = sd_get32(b + 108);
-	at->export_id = sd_get64(b + 112);
-	at->rec_addr = sd_get64(b + 120);
+	memcpy(at->boot_id, b + 80, SD_PRESENCE_BOOT_LEN);
+	at->pidns_dev = sd_get64(b + 96);
+	at->pidns_ino = sd_get64(b + 104);
+	at->net_family = b[112];
+	at->net_port = sd_get16(b + 114);
+	memcpy(at->net_addr, b + 116, sizeof(at->net_addr));
+	at->generation = sd_get32(b + 132);
+	at->export_id = sd_get64(b + 136);
+	at->rec_addr = sd_get64(b + 144);
 }
 
 /* Reserved bytes must be zero: a blob of a later format is refused, not misread. */
 static bool sd_rdma_blob_reserved_zero(const uint8_t *b)
 {
-	bool zero = b[6] == 0 && b[7] == 0 && sd_get32(b + 36) == 0 && b[89] == 0;
+	bool zero = b[6] == 0 && b[7] == 0 && sd_get32(b + 36) == 0 && b[113] == 0 && sd_get32(b + 152) == 0;
 
-	for (unsigned off = 128; off < SD_RDMA_BLOB_SUM_OFF; off++)
+	for (unsigned off = 56; off < 80; off++)
 		zero = zero && b[off] == 0;
 	return zero;
 }
@@ -138,7 +139,7 @@ const char *sd_rdma_blob_decode(const void *blob, size_t len, struct sd_rdma_con
 		return "fails its checksum (altered or corrupted)";
 	if (!sd_rdma_blob_reserved_zero(b))
 		return "has non-zero reserved bytes";
-	if (b[88] != 0 && b[88] != 4 && b[88] != 6)
+	if (b[112] != 0 && b[112] != 4 && b[112] != 6)
 		return "names an unknown network address family";
 	id->pid = sd_get32(b + 8);
 	id->conn_id = sd_get32(b + 12);

@@ -49,7 +49,7 @@ enum sd_rdma_conn_state {
 };
 
 /* Out-of-band connection blob (rdma_blob.c); fixed size, little-endian. */
-#define SD_RDMA_BLOB_LEN 144u
+#define SD_RDMA_BLOB_LEN 160u
 #define SD_RDMA_TOKEN_LEN 16u
 
 /* Identity of one connection end, as a blob carries it. */
