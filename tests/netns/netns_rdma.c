@@ -12,6 +12,9 @@
  *         check SEED OFF LEN "ok" when [OFF, OFF + LEN) holds that pattern,
  *                            else "bad AT"
  *         word OFF           "word V": the 8-byte value at OFF
+ *         addfor MS          a thread adds 1 to the word at N-64 with CPU
+ *                            atomics for MS milliseconds: "started"
+ *         addjoin            waits for that thread: "added COUNT"
  *         quit
  *       It progresses nothing: one-sided tasks need no help from it.
  *   netns_rdma request --dir DIR --ops OP,OP... --seed S [--go] [--dev PCI]
@@ -24,12 +27,14 @@
  *         cas     compare-and-swap of the word at N-64 from 0 to 1000:
  *                 "cas ok old=V"
  *         fadd    fetch-and-add 7 on the same word: "fadd ok old=V"
+ *         fadds   1000 fetch-and-adds of 1 on the same word: "fadds ok"
  *         send    a 64-byte send: "send ok" (refused across namespaces)
  *         stream  1 MiB reads until one fails (at most 20 s): "running" after
  *                 the first, then "failed NAME after_ms=X", X the time since
  *                 the last success, or "nofail"
  *       A failed op prints "OP err NAME" and the next op runs.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +124,27 @@ static int nr_fail(const char *what, doca_error_t err)
 
 /* ---- responder ---- */
 
+/* The responder's own atomic adds, racing the requester's over the network. */
+static struct {
+	pthread_t thread;
+	uint64_t *word;
+	long ms;
+	uint64_t count;
+} nr_adder;
+
+static void *nr_add_loop(void *arg)
+{
+	double end = xt_now_ms() + (double)nr_adder.ms;
+
+	(void)arg;
+	while (xt_now_ms() < end) {
+		for (int i = 0; i < 1000; i++)
+			__atomic_fetch_add(nr_adder.word, 1, __ATOMIC_SEQ_CST);
+		nr_adder.count += 1000;
+	}
+	return NULL;
+}
+
 static void nr_serve(struct nr_opts *o, struct rt_side *s, const uint8_t *mem)
 {
 	char line[256], word[32];
@@ -144,6 +170,14 @@ static void nr_serve(struct nr_opts *o, struct rt_side *s, const uint8_t *mem)
 				printf("ok\n");
 			else
 				printf("bad %llu\n", b + (unsigned long long)bad);
+		} else if (sscanf(line, "addfor %llu", &a) == 1) {
+			nr_adder.word = (uint64_t *)(uintptr_t)(mem + o->size - 64);
+			nr_adder.ms = (long)a;
+			nr_adder.count = 0;
+			printf(pthread_create(&nr_adder.thread, NULL, nr_add_loop, NULL) == 0 ? "started\n" : "err\n");
+		} else if (strcmp(word, "addjoin") == 0) {
+			pthread_join(nr_adder.thread, NULL);
+			printf("added %llu\n", (unsigned long long)nr_adder.count);
 		} else if (sscanf(line, "word %llu", &a) == 1 && a + 8 <= o->size) {
 			uint64_t v;
 			memcpy(&v, mem + a, 8);
@@ -262,8 +296,8 @@ static doca_error_t nr_write(struct nr_req *r)
 	return err;
 }
 
-/* Compare-and-swap (cas) or fetch-and-add on the word at size-64; *old gets the value before. */
-static doca_error_t nr_atomic(struct nr_req *r, bool cas, uint64_t *old)
+/* Compare-and-swap (cas, 0 to 1000) or fetch-and-add of `add` on the word at size-64; *old gets the value before. */
+static doca_error_t nr_atomic(struct nr_req *r, bool cas, uint64_t add, uint64_t *old)
 {
 	struct doca_buf *word = NULL, *res = NULL;
 	struct doca_rdma_task_atomic_cmp_swp *c = NULL;
@@ -277,7 +311,7 @@ static doca_error_t nr_atomic(struct nr_req *r, bool cas, uint64_t *old)
 		err = doca_rdma_task_atomic_cmp_swp_allocate_init(r->s.rdma, r->s.conn, word, res, 0, 1000, ud, &c);
 		task = c != NULL ? doca_rdma_task_atomic_cmp_swp_as_task(c) : NULL;
 	} else if (err == DOCA_SUCCESS) {
-		err = doca_rdma_task_atomic_fetch_add_allocate_init(r->s.rdma, r->s.conn, word, res, 7, ud, &f);
+		err = doca_rdma_task_atomic_fetch_add_allocate_init(r->s.rdma, r->s.conn, word, res, add, ud, &f);
 		task = f != NULL ? doca_rdma_task_atomic_fetch_add_as_task(f) : NULL;
 	}
 	if (err == DOCA_SUCCESS)
@@ -343,11 +377,15 @@ static void nr_op(struct nr_req *r, const char *op)
 	} else if (strcmp(op, "write") == 0) {
 		err = nr_write(r);
 	} else if (strcmp(op, "cas") == 0 || strcmp(op, "fadd") == 0) {
-		err = nr_atomic(r, op[0] == 'c', &old);
+		err = nr_atomic(r, op[0] == 'c', 7, &old);
 		if (err == DOCA_SUCCESS) {
 			printf("%s ok old=%llu\n", op, (unsigned long long)old);
 			return;
 		}
+	} else if (strcmp(op, "fadds") == 0) {
+		err = DOCA_SUCCESS;
+		for (int i = 0; i < 1000 && err == DOCA_SUCCESS; i++)
+			err = nr_atomic(r, false, 1, &old);
 	} else if (strcmp(op, "send") == 0) {
 		err = nr_send(r);
 	}

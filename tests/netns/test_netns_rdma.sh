@@ -27,6 +27,9 @@
 #   exporter_without_endpoint_is_refused_clearly   the responder runs without
 #                        SOFTDOCA_PEER (no network endpoint):
 #                        DOCA_ERROR_NOT_SUPPORTED and a record naming the fix
+#   atomics_race_the_exporters_own   1000 fetch-and-adds over the network while
+#                        the responder's own thread adds with CPU atomics: the
+#                        word ends at the sum of both counts, no add lost
 #   killed_exporter_fails_tasks_within_bound   the responder is SIGKILLed in
 #                        the middle of a stream of reads: a task fails with
 #                        DOCA_ERROR_IO_FAILED within the liveness bound
@@ -205,6 +208,20 @@ exporter_without_endpoint_is_refused_clearly)
 	request_fg read
 	[ "$OUT" = "err connect DOCA_ERROR_NOT_SUPPORTED" ] || nl_fail "a responder without endpoint gave: $OUT"
 	grep -q 'SOFTDOCA_PEER' "$WORK/req.err" || nl_fail "no record names the fix: $(cat "$WORK/req.err")"
+	;;
+atomics_race_the_exporters_own)
+	respond "$ADDR_DPU"
+	# The responder adds for 5 s from the start; the requester's 1000 adds fall inside on any machine load.
+	reply=$(nl_cmd "addfor 5000")
+	[ "$reply" = started ] || nl_fail "the responder's adder: $reply"
+	request_fg fadds
+	expect_line "fadds ok"
+	reply=$(nl_cmd addjoin)
+	added=${reply#added }
+	[ "$added" -gt 0 ] 2>/dev/null || nl_fail "the responder's adder: $reply"
+	reply=$(nl_cmd "word $ATOM_OFF")
+	echo "responder added $added with CPU atomics, the requester 1000 over UCX: ${reply#word }"
+	[ "$reply" = "word $((added + 1000))" ] || nl_fail "the word is ${reply#word }, not $added + 1000: adds were lost"
 	;;
 killed_exporter_fails_tasks_within_bound)
 	respond "$ADDR_DPU"
