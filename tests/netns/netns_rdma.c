@@ -190,36 +190,45 @@ static void nr_serve(struct nr_opts *o, struct rt_side *s, const uint8_t *mem)
 	}
 }
 
+/* Release what the responder holds, whatever it got to; `rc` passes through. */
+static int nr_respond_end(struct rt_side *s, struct doca_mmap *m, uint8_t *mem, int rc)
+{
+	rt_stop(s);
+	if (m != NULL)
+		doca_mmap_destroy(m);
+	rt_destroy(s);
+	free(mem);
+	return rc;
+}
+
 static int nr_respond(struct nr_opts *o)
 {
 	struct rt_side s;
+	struct doca_mmap *m = NULL;
 	uint8_t *mem = aligned_alloc(4096, o->size);
 	const void *desc;
 	size_t desc_len;
 	doca_error_t err;
 
+	memset(&s, 0, sizeof(s));
 	if (mem == NULL || o->size < 2 * NR_MIB + NR_ATOM_AREA)
-		return nr_fail("memory", DOCA_ERROR_NO_MEMORY);
+		return nr_respond_end(&s, m, mem, nr_fail("memory", DOCA_ERROR_NO_MEMORY));
 	xt_fill(mem, o->size - NR_ATOM_AREA, o->seed, 0);
 	memset(mem + o->size - NR_ATOM_AREA, 0, NR_ATOM_AREA);
 	if (!rt_configure(&s, o->dev != NULL ? o->dev : RT_HOST_PCI, nr_perm(o->ctx_perm)) || !rt_start_and_export(&s))
-		return nr_fail("context", DOCA_ERROR_INITIALIZATION);
-	struct doca_mmap *m = rt_mmap(s.dev, mem, o->size, nr_perm(o->perm));
+		return nr_respond_end(&s, m, mem, nr_fail("context", DOCA_ERROR_INITIALIZATION));
+	m = rt_mmap(s.dev, mem, o->size, nr_perm(o->perm));
 	if (m == NULL)
-		return nr_fail("mmap", DOCA_ERROR_INITIALIZATION);
+		return nr_respond_end(&s, m, mem, nr_fail("mmap", DOCA_ERROR_INITIALIZATION));
 	err = doca_mmap_export_rdma(m, s.dev, &desc, &desc_len);
 	if (err != DOCA_SUCCESS)
-		return nr_fail("export", err);
+		return nr_respond_end(&s, m, mem, nr_fail("export", err));
 	if (!nr_put(o->dir, "rdesc", desc, desc_len) || !nr_put(o->dir, "rblob", s.blob, s.blob_len))
-		return nr_fail("files", DOCA_ERROR_IO_FAILED);
+		return nr_respond_end(&s, m, mem, nr_fail("files", DOCA_ERROR_IO_FAILED));
 	printf("ready\n");
 	fflush(stdout);
 	nr_serve(o, &s, mem);
-	rt_stop(&s);
-	doca_mmap_destroy(m);
-	rt_destroy(&s);
-	free(mem);
-	return 0;
+	return nr_respond_end(&s, m, mem, 0);
 }
 
 /* ---- requester ---- */
@@ -411,17 +420,30 @@ static bool nr_wait_go(const char *dir)
 	return false;
 }
 
-static int nr_request(struct nr_opts *o)
+/* Release what the requester holds, whatever it got to; `rc` passes through. */
+static int nr_request_end(struct nr_req *r, int rc)
 {
-	struct nr_req r = {.o = o};
+	rt_stop(&r->s);
+	if (r->remote != NULL)
+		doca_mmap_destroy(r->remote);
+	if (r->local != NULL)
+		doca_mmap_destroy(r->local);
+	rt_destroy(&r->s);
+	free(r->mem);
+	return rc;
+}
+
+/* Connect to the responder and import its memory. */
+static int nr_request_setup(struct nr_req *r)
+{
+	struct nr_opts *o = r->o;
 	uint8_t blob[1024], desc[NR_DESC_MAX];
 	long nb, nd;
 	size_t rlen;
 	doca_error_t err;
 
-	r.mem = aligned_alloc(4096, 2 * NR_MIB + NR_ATOM_AREA);
-	if (r.mem == NULL || !rt_configure(&r.s, o->dev != NULL ? o->dev : RT_DPU_PCI, NR_RW) ||
-	    !rt_start_and_export(&r.s) || !nr_put(o->dir, "qblob", r.s.blob, r.s.blob_len))
+	if (!rt_configure(&r->s, o->dev != NULL ? o->dev : RT_DPU_PCI, NR_RW) || !rt_start_and_export(&r->s) ||
+	    !nr_put(o->dir, "qblob", r->s.blob, r->s.blob_len))
 		return nr_fail("context", DOCA_ERROR_INITIALIZATION);
 	if (o->go && !nr_wait_go(o->dir))
 		return nr_fail("go", DOCA_ERROR_TIME_OUT);
@@ -429,27 +451,34 @@ static int nr_request(struct nr_opts *o)
 	nd = nr_get(o->dir, "rdesc", desc, sizeof(desc));
 	if (nb <= 0 || nd <= 0)
 		return nr_fail("files", DOCA_ERROR_IO_FAILED);
-	err = doca_rdma_connect(r.s.rdma, blob, (size_t)nb, r.s.conn);
+	err = doca_rdma_connect(r->s.rdma, blob, (size_t)nb, r->s.conn);
 	if (err != DOCA_SUCCESS)
 		return nr_fail("connect", err);
-	err = doca_mmap_create_from_export(NULL, desc, (size_t)nd, r.s.dev, &r.remote);
+	err = doca_mmap_create_from_export(NULL, desc, (size_t)nd, r->s.dev, &r->remote);
 	if (err == DOCA_SUCCESS)
-		err = doca_mmap_get_memrange(r.remote, (void **)&r.raddr, &rlen);
+		err = doca_mmap_get_memrange(r->remote, (void **)&r->raddr, &rlen);
 	if (err != DOCA_SUCCESS)
 		return nr_fail("import", err);
-	r.local = rt_mmap(r.s.dev, r.mem, 2 * NR_MIB + NR_ATOM_AREA, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	if (r.local == NULL || rlen != o->size)
+	r->local = rt_mmap(r->s.dev, r->mem, 2 * NR_MIB + NR_ATOM_AREA, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (r->local == NULL || rlen != o->size)
 		return nr_fail("local mmap or size", DOCA_ERROR_INVALID_VALUE);
+	return 0;
+}
+
+static int nr_request(struct nr_opts *o)
+{
+	struct nr_req r = {.o = o};
 	char ops[256];
+
+	r.mem = aligned_alloc(4096, 2 * NR_MIB + NR_ATOM_AREA);
+	if (r.mem == NULL)
+		return nr_fail("memory", DOCA_ERROR_NO_MEMORY);
+	if (nr_request_setup(&r) != 0)
+		return nr_request_end(&r, 1);
 	snprintf(ops, sizeof(ops), "%s", o->ops);
 	for (char *save = NULL, *op = strtok_r(ops, ",", &save); op != NULL; op = strtok_r(NULL, ",", &save))
 		nr_op(&r, op);
-	rt_stop(&r.s);
-	doca_mmap_destroy(r.remote);
-	doca_mmap_destroy(r.local);
-	rt_destroy(&r.s);
-	free(r.mem);
-	return 0;
+	return nr_request_end(&r, 0);
 }
 
 int main(int argc, char **argv)
