@@ -34,6 +34,8 @@
 #                        the middle of a stream of reads: a task fails with
 #                        DOCA_ERROR_IO_FAILED within the liveness bound
 #                        (1 s) plus slack for a loaded machine
+#   cut_link_fails_tasks_within_bound   the link goes down in the middle of a
+#                        stream of reads: the same
 #
 # The engine comes from the environment (meson runs each case with the
 # default engine and with SOFTDOCA_DMA_WORKERS=1).
@@ -223,7 +225,7 @@ atomics_race_the_exporters_own)
 	echo "responder added $added with CPU atomics, the requester 1000 over UCX: ${reply#word }"
 	[ "$reply" = "word $((added + 1000))" ] || nl_fail "the word is ${reply#word }, not $added + 1000: adds were lost"
 	;;
-killed_exporter_fails_tasks_within_bound)
+killed_exporter_fails_tasks_within_bound | cut_link_fails_tasks_within_bound)
 	respond "$ADDR_DPU"
 	request_bg stream
 	connect_both
@@ -233,8 +235,13 @@ killed_exporter_fails_tasks_within_bound)
 	done
 	grep -q running "$WORK/req.out" || nl_fail "the stream never ran: $(cat "$WORK/req.out" "$WORK/req.err")"
 	sleep 0.2
-	kill -KILL "$EXP_PID"
+	if [ "$case_name" = cut_link_fails_tasks_within_bound ]; then
+		netns_link down
+	else
+		kill -KILL "$EXP_PID"
+	fi
 	finish_request
+	[ "$case_name" = cut_link_fails_tasks_within_bound ] && netns_link up
 	line=$(grep -E '^(failed|nofail)' <<<"$OUT")
 	case "$line" in
 	"failed DOCA_ERROR_IO_FAILED after_ms="*) ;;
