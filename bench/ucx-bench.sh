@@ -7,9 +7,7 @@
 #      SOFTDOCA_PEER=<the other's address>: DMA tasks on the import go over
 #      the UCX transport, against raw ucp_get_nbx / ucp_put_nbx on the same
 #      buffers in the same run;
-#   2. the same two namespaces with DOCA RDMA (--rdma): RDMA read and write
-#      tasks on the import of an RDMA export, against the same raw UCX;
-#   3. both sides in one namespace without SOFTDOCA_PEER: the import takes
+#   2. both sides in one namespace without SOFTDOCA_PEER: the import takes
 #      today's local path (process_vm_readv/writev), for comparison.
 # Prints both tables.  Needs root and a build with the UCX transport.
 # Numbers depend on the machine and on what else runs on it: compare the
@@ -31,7 +29,7 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
-export LD_LIBRARY_PATH="$build/src/common:$build/src/dma:$build/src/rdma${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$build/src/common:$build/src/dma${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 # side DIR ENV... -- CMD...: start the exporter, wait for "ready".
 start_exporter() {
@@ -42,12 +40,11 @@ start_exporter() {
 }
 
 run() { # label ns_host ns_dpu peer_host peer_dpu
-	local label=$1 dir="$work/$1" i mode=()
+	local label=$1 dir="$work/$1" i
 	mkdir -p "$dir"
 	mkfifo "$dir/in"
-	[ "$label" = rdma ] && mode=(--rdma)
-	if [ "$label" != local ]; then
-		"$here/tools/netns-run.sh" "$NS_HOST" env SOFTDOCA_PEER="$ADDR_DPU" "$bench" export --dir "$dir" "${mode[@]}" \
+	if [ "$label" = ucx ]; then
+		"$here/tools/netns-run.sh" "$NS_HOST" env SOFTDOCA_PEER="$ADDR_DPU" "$bench" export --dir "$dir" \
 			<"$dir/in" >"$dir/out" 2>&1 &
 	else
 		"$bench" export --dir "$dir" --no-raw <"$dir/in" >"$dir/out" 2>&1 &
@@ -59,9 +56,9 @@ run() { # label ns_host ns_dpu peer_host peer_dpu
 		sleep 0.05
 	done
 	grep -q ready "$dir/out" || { cat "$dir/out"; echo "ucx-bench: the exporter did not start"; return 1; }
-	if [ "$label" != local ]; then
+	if [ "$label" = ucx ]; then
 		"$here/tools/netns-run.sh" "$NS_DPU" env SOFTDOCA_PEER="$ADDR_HOST" SOFTDOCA_SDK_LOG=error "$bench" import --dir "$dir" \
-			--label "$label" --seconds "$seconds" "${mode[@]}"
+			--label ucx --seconds "$seconds"
 	else
 		SOFTDOCA_SDK_LOG=error "$bench" import --dir "$dir" --label local --seconds "$seconds" --no-raw
 	fi
@@ -74,9 +71,6 @@ run() { # label ns_host ns_dpu peer_host peer_dpu
 netns_pair_up bench || { echo "ucx-bench: $NETNS_WHY"; exit 1; }
 echo "== two namespaces (veth $ADDR_HOST <-> $ADDR_DPU): DMA over UCX against raw UCX, $seconds s each per point in 10 alternating slices"
 run ucx || exit 1
-echo
-echo "== the same two namespaces: DOCA RDMA read / write tasks over UCX against raw UCX, same slices"
-run rdma || exit 1
 netns_pair_down
 echo
 echo "== one namespace, no SOFTDOCA_PEER: DMA over the local path (process_vm_readv/writev)"

@@ -27,16 +27,8 @@
  *       (the same-namespace comparison, where the import takes a local
  *       path); --label names the rows.
  *
- *   --rdma (both sides)
- *       DOCA RDMA instead of DMA: the host side exports the buffer with
- *       doca_mmap_export_rdma and a connection of an RDMA context
- *       (DIR/blob); the DPU side connects to it and runs RDMA read and
- *       write tasks where DMA memcpy tasks ran.  The raw UCX rows are the
- *       same.
- *
  * bench/ucx-bench.sh runs both sides in two network namespaces and then
- * once more in one namespace, and with --rdma DOCA RDMA across the
- * namespaces too.  Exit status 0 when every copy succeeded and
+ * once more in one namespace.  Exit status 0 when every copy succeeded and
  * the bytes matched, whatever the numbers.
  */
 #include <arpa/inet.h>
@@ -63,7 +55,6 @@
 #include <doca_error.h>
 #include <doca_mmap.h>
 #include <doca_pe.h>
-#include <doca_rdma.h>
 
 #include "bench_common.h"
 
@@ -75,11 +66,6 @@
 #define SPIN_NS 2000000ull
 #define LAT_SAMPLES 20001
 #define SLICES 10
-
-#define RDMA_RIGHTS (DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE)
-
-/* --rdma: DOCA RDMA read / write tasks where DMA memcpy tasks run otherwise. */
-static bool use_rdma;
 
 /* What the slices of one method at one point add up to. */
 struct acc {
@@ -281,41 +267,6 @@ static uint16_t srv_port(void)
 	return ntohs(((struct sockaddr_in *)&a.sockaddr)->sin_port);
 }
 
-/* --rdma, host side: a started RDMA context and one exported connection (DIR/blob); it progresses nothing. */
-static struct {
-	struct doca_pe *pe;
-	struct doca_rdma *rdma;
-} rx;
-
-static void rdma_export_conn(struct doca_dev *dev, const char *dir)
-{
-	struct doca_rdma_connection *conn;
-	const void *blob;
-	size_t len;
-	char path[4096];
-	FILE *f;
-
-	if (doca_pe_create(&rx.pe) != DOCA_SUCCESS || doca_rdma_create(dev, &rx.rdma) != DOCA_SUCCESS ||
-	    doca_rdma_set_permissions(rx.rdma, RDMA_RIGHTS) != DOCA_SUCCESS ||
-	    doca_pe_connect_ctx(rx.pe, doca_rdma_as_ctx(rx.rdma)) != DOCA_SUCCESS ||
-	    doca_ctx_start(doca_rdma_as_ctx(rx.rdma)) != DOCA_SUCCESS ||
-	    doca_rdma_export(rx.rdma, &blob, &len, &conn) != DOCA_SUCCESS)
-		die("cannot start the RDMA context and export a connection");
-	snprintf(path, sizeof(path), "%s/blob", dir);
-	f = fopen(path, "wb");
-	if (f == NULL || fwrite(blob, 1, len, f) != len || fclose(f) != 0)
-		die("cannot write the connection blob");
-}
-
-static void rdma_export_end(void)
-{
-	if (rx.rdma == NULL)
-		return;
-	(void)doca_ctx_stop(doca_rdma_as_ctx(rx.rdma));
-	doca_rdma_destroy(rx.rdma);
-	doca_pe_destroy(rx.pe);
-}
-
 static int run_export(int argc, char **argv)
 {
 	const char *dir = arg(argc, argv, "--dir", NULL);
@@ -338,13 +289,10 @@ static int run_export(int argc, char **argv)
 	dev = bench_open_dev(HOST_PCI);
 	if (dev == NULL)
 		die("no host device");
-	m = bench_local_mmap(dev, srv.buf, srv.len, use_rdma ? RDMA_RIGHTS : DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	m = bench_local_mmap(dev, srv.buf, srv.len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
 	if (m == NULL)
 		die("cannot set up a local mmap");
-	if (use_rdma)
-		rdma_export_conn(dev, dir);
-	if ((use_rdma ? doca_mmap_export_rdma(m, dev, &desc, &desc_len) : doca_mmap_export_pci(m, dev, &desc, &desc_len)) !=
-	    DOCA_SUCCESS)
+	if (doca_mmap_export_pci(m, dev, &desc, &desc_len) != DOCA_SUCCESS)
 		die("export failed");
 	snprintf(path, sizeof(path), "%s/desc", dir);
 	f = fopen(path, "wb");
@@ -378,7 +326,6 @@ static int run_export(int argc, char **argv)
 	while (fgets(junk, sizeof(junk), stdin) != NULL)
 		;
 	atomic_store(&srv.quit, true);
-	rdma_export_end();
 	doca_mmap_destroy(m);
 	doca_dev_close(dev);
 	return 0;
@@ -461,8 +408,6 @@ struct dma_side {
 	struct doca_mmap *remote, *local;
 	struct doca_pe *pe;
 	struct doca_dma *dma;
-	struct doca_rdma *rdma; /* --rdma */
-	struct doca_rdma_connection *conn;
 	struct doca_buf_inventory *inv;
 	uint8_t *mem;
 	uint64_t raddr;
@@ -477,52 +422,6 @@ static void dma_cb(struct doca_dma_task_memcpy *t, union doca_data tud, union do
 	(void)tud;
 	d->status = doca_task_get_status(doca_dma_task_memcpy_as_task(t));
 	d->done = 1;
-}
-
-static void rdma_read_cb(struct doca_rdma_task_read *t, union doca_data tud, union doca_data cud)
-{
-	struct dma_side *d = cud.ptr;
-
-	(void)tud;
-	d->status = doca_task_get_status(doca_rdma_task_read_as_task(t));
-	d->done = 1;
-}
-
-static void rdma_write_cb(struct doca_rdma_task_write *t, union doca_data tud, union doca_data cud)
-{
-	struct dma_side *d = cud.ptr;
-
-	(void)tud;
-	d->status = doca_task_get_status(doca_rdma_task_write_as_task(t));
-	d->done = 1;
-}
-
-/* --rdma, DPU side: an RDMA context connected to the host side's blob (DIR/blob). */
-static void rdma_open(struct dma_side *d, const char *dir)
-{
-	union doca_data ud = {.ptr = d};
-	uint8_t blob[1024];
-	const void *mine;
-	size_t n, mine_len;
-	char path[4096];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/blob", dir);
-	f = fopen(path, "rb");
-	if (f == NULL)
-		die("no connection blob");
-	n = fread(blob, 1, sizeof(blob), f);
-	fclose(f);
-	if (doca_pe_create(&d->pe) != DOCA_SUCCESS || doca_rdma_create(d->dev, &d->rdma) != DOCA_SUCCESS ||
-	    doca_rdma_set_permissions(d->rdma, RDMA_RIGHTS) != DOCA_SUCCESS ||
-	    doca_ctx_set_user_data(doca_rdma_as_ctx(d->rdma), ud) != DOCA_SUCCESS ||
-	    doca_rdma_task_read_set_conf(d->rdma, rdma_read_cb, rdma_read_cb, 1) != DOCA_SUCCESS ||
-	    doca_rdma_task_write_set_conf(d->rdma, rdma_write_cb, rdma_write_cb, 1) != DOCA_SUCCESS ||
-	    doca_pe_connect_ctx(d->pe, doca_rdma_as_ctx(d->rdma)) != DOCA_SUCCESS ||
-	    doca_ctx_start(doca_rdma_as_ctx(d->rdma)) != DOCA_SUCCESS ||
-	    doca_rdma_export(d->rdma, &mine, &mine_len, &d->conn) != DOCA_SUCCESS ||
-	    doca_rdma_connect(d->rdma, blob, n, d->conn) != DOCA_SUCCESS)
-		die("cannot start the RDMA context or connect to the host side");
 }
 
 static void dma_open(struct dma_side *d, const char *dir, size_t len)
@@ -552,13 +451,8 @@ static void dma_open(struct dma_side *d, const char *dir, size_t len)
 	d->local = bench_local_mmap(d->dev, d->mem, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
 	if (d->local == NULL)
 		die("cannot set up a local mmap");
-	if (doca_buf_inventory_create(4, &d->inv) != DOCA_SUCCESS || doca_buf_inventory_start(d->inv) != DOCA_SUCCESS)
-		die("cannot start an inventory");
-	if (use_rdma) {
-		rdma_open(d, dir);
-		return;
-	}
-	if (doca_pe_create(&d->pe) != DOCA_SUCCESS || doca_dma_create(d->dev, &d->dma) != DOCA_SUCCESS ||
+	if (doca_buf_inventory_create(4, &d->inv) != DOCA_SUCCESS || doca_buf_inventory_start(d->inv) != DOCA_SUCCESS ||
+	    doca_pe_create(&d->pe) != DOCA_SUCCESS || doca_dma_create(d->dev, &d->dma) != DOCA_SUCCESS ||
 	    doca_ctx_set_user_data(doca_dma_as_ctx(d->dma), ud) != DOCA_SUCCESS ||
 	    doca_dma_task_memcpy_set_conf(d->dma, dma_cb, dma_cb, 1) != DOCA_SUCCESS ||
 	    doca_pe_connect_ctx(d->pe, doca_dma_as_ctx(d->dma)) != DOCA_SUCCESS ||
@@ -566,35 +460,11 @@ static void dma_open(struct dma_side *d, const char *dir, size_t len)
 		die("cannot start the DMA context");
 }
 
-/* A DMA memcpy task, or with --rdma an RDMA read (remote to local) or write (local to remote). */
-static bool task_new(struct dma_side *d, bool put, struct doca_buf *src, struct doca_buf *dst, union doca_data ud,
-		     struct doca_task **task)
-{
-	struct doca_dma_task_memcpy *m = NULL;
-	struct doca_rdma_task_read *r = NULL;
-	struct doca_rdma_task_write *w = NULL;
-
-	if (!use_rdma) {
-		if (doca_dma_task_memcpy_alloc_init(d->dma, src, dst, ud, &m) != DOCA_SUCCESS)
-			return false;
-		*task = doca_dma_task_memcpy_as_task(m);
-	} else if (put) {
-		if (doca_rdma_task_write_allocate_init(d->rdma, d->conn, src, dst, ud, &w) != DOCA_SUCCESS)
-			return false;
-		*task = doca_rdma_task_write_as_task(w);
-	} else {
-		if (doca_rdma_task_read_allocate_init(d->rdma, d->conn, src, dst, ud, &r) != DOCA_SUCCESS)
-			return false;
-		*task = doca_rdma_task_read_as_task(r);
-	}
-	return true;
-}
-
 /* One task of `n` bytes, resubmitted for about `seconds`; adds to `a` (may be NULL). */
 static void dma_run(struct dma_side *d, bool put, size_t n, double seconds, struct acc *a)
 {
 	struct doca_buf *rb = NULL, *lb = NULL, *src, *dst;
-	struct doca_task *task = NULL;
+	struct doca_dma_task_memcpy *task = NULL;
 	union doca_data ud = {.u64 = 0};
 	uint64_t t0, end, iters = 0;
 
@@ -603,7 +473,8 @@ static void dma_run(struct dma_side *d, bool put, size_t n, double seconds, stru
 		die("no buffers");
 	src = put ? lb : rb;
 	dst = put ? rb : lb;
-	if (doca_buf_reset_data_len(dst) != DOCA_SUCCESS || !task_new(d, put, src, dst, ud, &task))
+	if (doca_buf_reset_data_len(dst) != DOCA_SUCCESS ||
+	    doca_dma_task_memcpy_alloc_init(d->dma, src, dst, ud, &task) != DOCA_SUCCESS)
 		die("no task");
 	t0 = now_ns();
 	end = t0 + (uint64_t)(seconds * 1e9);
@@ -612,7 +483,7 @@ static void dma_run(struct dma_side *d, bool put, size_t n, double seconds, stru
 
 		doca_buf_reset_data_len(dst);
 		d->done = 0;
-		if (doca_task_submit(task) != DOCA_SUCCESS)
+		if (doca_task_submit(doca_dma_task_memcpy_as_task(task)) != DOCA_SUCCESS)
 			die("submit failed");
 		while (!d->done)
 			doca_pe_progress(d->pe);
@@ -626,7 +497,7 @@ static void dma_run(struct dma_side *d, bool put, size_t n, double seconds, stru
 		a->bytes += (double)n * (double)iters;
 		a->seconds += (double)(now_ns() - t0) / 1e9;
 	}
-	doca_task_free(task);
+	doca_task_free(doca_dma_task_memcpy_as_task(task));
 	doca_buf_dec_refcount(rb, NULL);
 	doca_buf_dec_refcount(lb, NULL);
 }
@@ -691,8 +562,7 @@ static int run_import(int argc, char **argv)
 		raw_op(false, d.mem, len);
 		bad += !pattern_ok(d.mem, len);
 	}
-	printf("%-8s %-5s %9s %12s %12s %7s\n", "path", "op", "size", "raw MB/s", use_rdma ? "RDMA MB/s" : "DMA MB/s",
-	       use_rdma ? "RDMA/raw" : "DMA/raw");
+	printf("%-8s %-5s %9s %12s %12s %7s\n", "path", "op", "size", "raw MB/s", "DMA MB/s", "DMA/raw");
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
 		for (int put = 0; put < 2; put++) {
 			double raw_mbs, dma_mbs, lat_raw, lat_dma;
@@ -715,9 +585,8 @@ static int run_import(int argc, char **argv)
 				printf("%-8s %-5s %9zu %12s %12.1f %7s\n", label, put ? "write" : "read", sizes[i], "-",
 				       dma_mbs, "-");
 			if (sizes[i] == 64 && raw)
-				printf("%-8s %-5s %9s  median latency: raw %.2f us, %s %.2f us (%.2fx)\n", label,
-				       put ? "write" : "read", "64 B", lat_raw, use_rdma ? "RDMA" : "DMA", lat_dma,
-				       lat_dma / lat_raw);
+				printf("%-8s %-5s %9s  median latency: raw %.2f us, DMA %.2f us (%.2fx)\n", label,
+				       put ? "write" : "read", "64 B", lat_raw, lat_dma, lat_dma / lat_raw);
 			else if (sizes[i] == 64)
 				printf("%-8s %-5s %9s  median latency: DMA %.2f us\n", label, put ? "write" : "read",
 				       "64 B", lat_dma);
@@ -731,13 +600,12 @@ static int run_import(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	use_rdma = flag(argc, argv, "--rdma");
 	if (argc >= 2 && strcmp(argv[1], "export") == 0)
 		return run_export(argc, argv);
 	if (argc >= 2 && strcmp(argv[1], "import") == 0)
 		return run_import(argc, argv);
-	fprintf(stderr, "usage: ucx_bench export --dir DIR [--size BYTES] [--no-raw] [--rdma]\n"
-			"       ucx_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--rdma]\n"
+	fprintf(stderr, "usage: ucx_bench export --dir DIR [--size BYTES] [--no-raw]\n"
+			"       ucx_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw]\n"
 			"(bench/ucx-bench.sh runs both sides)\n");
 	return 2;
 }
