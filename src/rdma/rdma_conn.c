@@ -5,8 +5,9 @@
  *
  * A connection that doca_rdma_connect joined to a connection of this same
  * process knows that connection (`peer`): sends go straight into its
- * inbox.  A peer in another process is checked (alive, same start time)
- * and serves the one-sided tasks, whose bytes travel through the RDMA
+ * inbox.  A peer in another process is checked (alive and who its blob
+ * says, rdma_peer.c: through /proc in this PID namespace, by asking the
+ * peer over the network elsewhere) and serves the one-sided tasks, whose bytes travel through the RDMA
  * export of the peer's memory; see docs/rdma.md for what it does not serve.
  *
  * The process registry (a list under one mutex) is touched only by export,
@@ -80,6 +81,10 @@ static doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_co
 	conn->self.conn_id = conn->id;
 	conn->self.ctx_serial = rdma->serial;
 	conn->self.perms = rdma->permissions;
+	if (sd_rdma_peer_publish(conn, func) != DOCA_SUCCESS) {
+		free(conn);
+		return DOCA_ERROR_OPERATING_SYSTEM; /* logged by the publisher */
+	}
 	atomic_init(&conn->state, SD_RDMA_CONN_EXPORTED);
 	atomic_init(&conn->peer, NULL);
 	sd_rdma_blob_encode(&conn->self, conn->blob);
@@ -164,12 +169,10 @@ doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_c
 	if (why != NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "the %zu bytes at %p are not a connection blob: the blob %s",
 				 remote_rdma_conn_details_size, remote_rdma_conn_details, why);
-	if (!sd_rdma_process_alive(id.pid, id.start_time))
-		return SD_REJECT(DOCA_ERROR_NOT_FOUND,
-				 "the blob's exporter (pid %u) is gone or is another process now (stale blob); "
-				 "export a new one on the peer",
-				 id.pid);
-	if (id.pid == rdma_connection->self.pid) {
+	err = sd_rdma_peer_verify(rdma_connection, &id);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (!rdma_connection->remote_net && id.pid == rdma_connection->self.pid) {
 		err = sd_rdma_connect_local(rdma_connection, &id);
 		if (err != DOCA_SUCCESS)
 			return err;
@@ -212,6 +215,8 @@ void sd_rdma_conns_stopping(struct doca_rdma *rdma)
 		atomic_store(&c->state, SD_RDMA_CONN_DISCONNECTED);
 	}
 	pthread_mutex_unlock(&sd_rdma_registry_lock);
+	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next)
+		sd_rdma_peer_withdraw(c); /* peers elsewhere get no answer for it from now on */
 }
 
 /* The context reached IDLE or is destroyed: its connections are freed. */
@@ -222,6 +227,7 @@ void sd_rdma_conns_release(struct doca_rdma *rdma)
 		struct doca_rdma_connection *c = rdma->conns;
 		rdma->conns = c->next;
 		sd_rdma_registry_remove_locked(c);
+		sd_rdma_peer_withdraw(c);
 		c->magic = 0;
 		free(c);
 	}
