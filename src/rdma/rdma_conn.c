@@ -4,12 +4,14 @@
  * connection carries (id, user data).
  *
  * Every connection end owns an inbox ring (rdma_ring.h), created at
- * export and named in the blob; doca_rdma_connect maps the peer's ring,
- * which our sends fill.  A peer of this same process is also known by
- * pointer (`peer`), so that either side's stop cuts the other at once and
- * wakes its progress engine.  A peer in another process is checked (alive,
- * same start time, the ring's header holds the blob's token); the bytes of
- * one-sided tasks travel through the RDMA export of the peer's memory.
+ * export and named in the blob.  A peer of this same process is also
+ * known by pointer (`peer`), so that either side's stop cuts the other at
+ * once and wakes its progress engine.  A peer in another process is checked
+ * (alive and who its blob says, rdma_peer.c: through /proc in this PID
+ * namespace, by asking the peer over the network elsewhere); on this
+ * machine doca_rdma_connect then maps the peer's ring, which our sends
+ * fill.  The bytes of one-sided tasks travel through the RDMA export of the
+ * peer's memory; see docs/rdma.md for what a peer elsewhere does not serve.
  *
  * The process registry (a list under one mutex) is touched only by export,
  * connect and teardown, never per task.
@@ -106,6 +108,10 @@ static doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_co
 	conn->self.conn_id = conn->id;
 	conn->self.ctx_serial = rdma->serial;
 	conn->self.perms = rdma->permissions;
+	if (sd_rdma_peer_publish(conn, func) != DOCA_SUCCESS) {
+		free(conn);
+		return DOCA_ERROR_OPERATING_SYSTEM; /* logged by the publisher */
+	}
 	atomic_init(&conn->state, SD_RDMA_CONN_EXPORTED);
 	atomic_init(&conn->peer, NULL);
 	sd_rdma_blob_encode(&conn->self, conn->blob);
@@ -208,16 +214,16 @@ doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_c
 	if (why != NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "the %zu bytes at %p are not a connection blob: the blob %s",
 				 remote_rdma_conn_details_size, remote_rdma_conn_details, why);
-	if (!sd_rdma_process_alive(id.pid, id.start_time))
-		return SD_REJECT(DOCA_ERROR_NOT_FOUND,
-				 "the blob's exporter (pid %u) is gone or is another process now (stale blob); "
-				 "export a new one on the peer",
-				 id.pid);
-	err = id.pid == rdma_connection->self.pid ? sd_rdma_connect_local(rdma_connection, &id)
-						  : sd_rdma_connect_outbox(rdma_connection, &id, id.ring_fd);
+	err = sd_rdma_peer_verify(rdma_connection, &id);
 	if (err != DOCA_SUCCESS)
 		return err;
-	sd_rdma_puller_init(&rdma_connection->puller, id.pid);
+	if (!rdma_connection->remote_net) {
+		err = id.pid == rdma_connection->self.pid ? sd_rdma_connect_local(rdma_connection, &id)
+							  : sd_rdma_connect_outbox(rdma_connection, &id, id.ring_fd);
+		if (err != DOCA_SUCCESS)
+			return err;
+		sd_rdma_puller_init(&rdma_connection->puller, id.pid);
+	}
 	rdma_connection->remote = id;
 	atomic_store_explicit(&rdma_connection->state, SD_RDMA_CONN_CONNECTED, memory_order_release);
 	return DOCA_SUCCESS;
@@ -256,6 +262,8 @@ void sd_rdma_conns_stopping(struct doca_rdma *rdma)
 		sd_rdma_conn_mark_closed(c);
 	}
 	pthread_mutex_unlock(&sd_rdma_registry_lock);
+	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next)
+		sd_rdma_peer_withdraw(c); /* peers elsewhere get no answer for it from now on */
 }
 
 /* The context reached IDLE or is destroyed: its connections are freed. */
@@ -270,6 +278,7 @@ void sd_rdma_conns_release(struct doca_rdma *rdma)
 		sd_rdma_ring_detach(&c->inbox);
 		sd_rdma_ring_detach(&c->outbox);
 		sd_rdma_puller_close(&c->puller);
+		sd_rdma_peer_withdraw(c);
 		c->magic = 0;
 		free(c);
 	}

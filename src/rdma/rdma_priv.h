@@ -21,6 +21,7 @@
 #include "sd_dev.h"
 #include "sd_exec.h"
 #include "sd_mem.h"
+#include "sd_presence.h"
 
 #define SD_RDMA_MAGIC 0x52444d41u      /* "RDMA" */
 #define SD_RDMA_CONN_MAGIC 0x52434f4eu /* "RCON" */
@@ -50,7 +51,7 @@ enum sd_rdma_conn_state {
 };
 
 /* Out-of-band connection blob (rdma_blob.c); fixed size, little-endian. */
-#define SD_RDMA_BLOB_LEN 80u
+#define SD_RDMA_BLOB_LEN 160u
 #define SD_RDMA_BLOB_V1_LEN 64u /* the first format, which named no inbox */
 #define SD_RDMA_TOKEN_LEN 16u
 
@@ -64,6 +65,7 @@ struct sd_rdma_conn_ident {
 	uint8_t token[SD_RDMA_TOKEN_LEN];
 	int32_t ring_fd;     /* descriptor of the inbox ring in the process `pid` */
 	uint64_t ring_bytes; /* its size: sd_rdma_ring_bytes() */
+	struct sd_presence_ref at; /* where the end runs, and how a peer elsewhere checks it (rdma_peer.c) */
 };
 
 struct doca_rdma_connection;
@@ -89,6 +91,9 @@ struct doca_rdma_connection {
 	struct doca_rdma_connection *next; /* context's list */
 	struct doca_rdma_connection *reg_next; /* process registry */
 	bool failure_reported;
+	bool remote_net; /* the peer was checked over the network: another namespace or machine */
+	void *presence;  /* this end's published record (rdma_peer.c), NULL when not offered */
+	uint8_t presence_rec[SD_PRESENCE_REC_LEN] __attribute__((aligned(8)));
 };
 
 struct doca_rdma_addr {
@@ -201,6 +206,11 @@ const char *sd_rdma_blob_decode(const void *blob, size_t len, struct sd_rdma_con
 int sd_rdma_self_identity(uint32_t *pid, uint64_t *start_time);
 bool sd_rdma_process_alive(uint32_t pid, uint64_t start_time);
 
+/* rdma_peer.c: publishing a connection's end, and checking the peer's end at connect. */
+doca_error_t sd_rdma_peer_publish(struct doca_rdma_connection *conn, const char *func);
+void sd_rdma_peer_withdraw(struct doca_rdma_connection *conn);
+doca_error_t sd_rdma_peer_verify(struct doca_rdma_connection *conn, struct sd_rdma_conn_ident *id);
+
 /* rdma_recv.c: the receive side of messages. */
 bool sd_rdma_inbox_pending(struct doca_rdma *rdma);
 void sd_rdma_inbox_drain(struct doca_rdma *rdma);
@@ -211,7 +221,7 @@ void sd_rdma_rq_unlink(struct doca_rdma *rdma, struct sd_rdma_task *t);
 doca_error_t sd_rdma_sync_event_apply(struct sd_rdma_task *t, enum sd_rdma_type type);
 
 /* rdma_rules.c: the rules of the validate hooks (SD_TASK_RULE_FAIL wording). */
-doca_error_t sd_rdma_rule_conn(const struct sd_rdma_task *t);
+doca_error_t sd_rdma_rule_conn(const struct sd_rdma_task *t, bool needs_peer);
 doca_error_t sd_rdma_rule_local(const struct sd_rdma_task *t, const struct doca_buf *b, const char *what,
 				uint32_t max_list);
 doca_error_t sd_rdma_rule_remote(const struct sd_rdma_task *t, const struct doca_buf *b, const char *what,

@@ -16,7 +16,7 @@
 
 #define RULE(code, ...) SD_TASK_RULE_FAIL(code, __VA_ARGS__)
 
-doca_error_t sd_rdma_rule_conn(const struct sd_rdma_task *t)
+doca_error_t sd_rdma_rule_conn(const struct sd_rdma_task *t, bool needs_peer)
 {
 	const struct doca_rdma *rdma = sd_rdma_of_task(&t->base);
 
@@ -29,6 +29,12 @@ doca_error_t sd_rdma_rule_conn(const struct sd_rdma_task *t)
 		return RULE(DOCA_ERROR_NOT_CONNECTED,
 			    "task %p: connection %u is not connected (never connected with doca_rdma_connect, or the "
 			    "peer disconnected or stopped) [R2]",
+			    (const void *)t, t->conn->id);
+	if (needs_peer && t->conn->remote_net)
+		return RULE(DOCA_ERROR_NOT_SUPPORTED,
+			    "task %p: connection %u leads to another namespace or machine; messages (sends, "
+			    "immediates) are not carried across namespaces, only reads, writes and atomics "
+			    "(docs/rdma.md) [R3n]",
 			    (const void *)t, t->conn->id);
 	return DOCA_SUCCESS;
 }

@@ -34,7 +34,7 @@ doca_error_t sd_rdma_validate_send(struct doca_task *task)
 	const struct sd_rdma_task *t = T(task);
 	uint32_t n;
 
-	TRY(sd_rdma_rule_conn(t));
+	TRY(sd_rdma_rule_conn(t, true));
 	TRY(sd_rdma_rule_local(t, t->src, "source", sd_send_list_max(t)));
 	return sd_rdma_rule_size(t, sd_rdma_list_bytes(t->src, &n), UINT64_MAX);
 }
@@ -44,18 +44,18 @@ doca_error_t sd_rdma_validate_read(struct doca_task *task)
 	const struct sd_rdma_task *t = T(task);
 	uint32_t n;
 
-	TRY(sd_rdma_rule_conn(t));
+	TRY(sd_rdma_rule_conn(t, false));
 	TRY(sd_rdma_rule_remote(t, t->src, "source", DOCA_ACCESS_FLAG_RDMA_READ, "RDMA_READ"));
 	TRY(sd_rdma_rule_local(t, t->dst, "destination", sd_send_list_max(t)));
 	return sd_rdma_rule_size(t, sd_rdma_list_bytes(t->src, &n), sd_rdma_list_room(t->dst));
 }
 
-/* write and write with immediate. */
-static doca_error_t sd_rdma_validate_write_common(const struct sd_rdma_task *t)
+/* write and write with immediate (whose immediate is a message: not across namespaces yet). */
+static doca_error_t sd_rdma_validate_write_common(const struct sd_rdma_task *t, bool imm)
 {
 	uint32_t n;
 
-	TRY(sd_rdma_rule_conn(t));
+	TRY(sd_rdma_rule_conn(t, imm));
 	TRY(sd_rdma_rule_local(t, t->src, "source", sd_send_list_max(t)));
 	TRY(sd_rdma_rule_remote(t, t->dst, "destination", DOCA_ACCESS_FLAG_RDMA_WRITE, "RDMA_WRITE"));
 	return sd_rdma_rule_size(t, sd_rdma_list_bytes(t->src, &n), sd_rdma_list_room(t->dst));
@@ -63,19 +63,19 @@ static doca_error_t sd_rdma_validate_write_common(const struct sd_rdma_task *t)
 
 doca_error_t sd_rdma_validate_write(struct doca_task *task)
 {
-	return sd_rdma_validate_write_common(T(task));
+	return sd_rdma_validate_write_common(T(task), false);
 }
 
 doca_error_t sd_rdma_validate_write_imm(struct doca_task *task)
 {
-	return sd_rdma_validate_write_common(T(task));
+	return sd_rdma_validate_write_common(T(task), true);
 }
 
 doca_error_t sd_rdma_validate_atomic(struct doca_task *task)
 {
 	const struct sd_rdma_task *t = T(task);
 
-	TRY(sd_rdma_rule_conn(t));
+	TRY(sd_rdma_rule_conn(t, false));
 	TRY(sd_rdma_rule_remote(t, t->dst, "destination", DOCA_ACCESS_FLAG_RDMA_ATOMIC, "RDMA_ATOMIC"));
 	TRY(sd_rdma_rule_atomic_target(t, t->dst));
 	TRY(sd_rdma_rule_local(t, t->result, "result", 1));
@@ -89,7 +89,7 @@ doca_error_t sd_rdma_validate_sync_event(struct doca_task *task)
 	enum sd_rdma_type type = (enum sd_rdma_type)(task->conf - task->ctx->task_types);
 	const struct doca_buf *b = type == SD_RDMA_SE_SET ? t->src : type == SD_RDMA_SE_GET ? t->dst : t->result;
 
-	TRY(sd_rdma_rule_conn(t));
+	TRY(sd_rdma_rule_conn(t, false));
 	if (t->event == NULL)
 		return SD_TASK_RULE_FAIL(DOCA_ERROR_INVALID_VALUE,
 					 "task %p: the remote-net sync event is NULL; pass the handle made by "

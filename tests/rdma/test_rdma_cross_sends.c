@@ -29,7 +29,8 @@
 
 #define LEN 8192u
 #define PERMS (DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE)
-#define BLOB_SUM_AT 76u /* version-2 blob: FNV-1a of the bytes before it */
+#define BLOB_LEN 160u
+#define BLOB_SUM_AT (BLOB_LEN - 4u) /* version-2 blob: FNV-1a of the bytes before it */
 
 /* What the child reports after a command. */
 struct report {
@@ -590,19 +591,19 @@ static void forged_version_2_blobs_are_refused_with_one_record(void)
 {
 	struct pair p;
 	REQUIRE(pair_open(&p, 7, false));
-	REQUIRE(p.child_blob_len == 80);
+	REQUIRE(p.child_blob_len == BLOB_LEN);
 	log_capture();
 	uint32_t tok, fd, size;
 	memcpy(&tok, p.child_blob + 44, 4);
 	memcpy(&fd, p.child_blob + 36, 4);
 	memcpy(&size, p.child_blob + 64, 4);
-	CHECK_ERR(connect_forged(&p, 44, tok ^ 0x10000u, 80), DOCA_ERROR_NOT_FOUND); /* token: the ring says no */
-	CHECK_ERR(connect_forged(&p, 36, 0, 80), DOCA_ERROR_NOT_FOUND);              /* the child's stdin */
-	CHECK_ERR(connect_forged(&p, 36, 4000, 80), DOCA_ERROR_NOT_FOUND);           /* no such descriptor */
-	CHECK_ERR(connect_forged(&p, 36, 0x80000000u, 80), DOCA_ERROR_INVALID_VALUE); /* not a descriptor */
-	CHECK_ERR(connect_forged(&p, 64, size / 2, 80), DOCA_ERROR_INVALID_VALUE);    /* another ring size */
+	CHECK_ERR(connect_forged(&p, 44, tok ^ 0x10000u, BLOB_LEN), DOCA_ERROR_NOT_FOUND); /* token: the ring says no */
+	CHECK_ERR(connect_forged(&p, 36, 0, BLOB_LEN), DOCA_ERROR_NOT_FOUND);              /* the child's stdin */
+	CHECK_ERR(connect_forged(&p, 36, 4000, BLOB_LEN), DOCA_ERROR_NOT_FOUND);           /* no such descriptor */
+	CHECK_ERR(connect_forged(&p, 36, 0x80000000u, BLOB_LEN), DOCA_ERROR_INVALID_VALUE); /* not a descriptor */
+	CHECK_ERR(connect_forged(&p, 64, size / 2, BLOB_LEN), DOCA_ERROR_INVALID_VALUE);    /* another ring size */
 	CHECK_ERR(connect_forged(&p, 4, 1, 64), DOCA_ERROR_INVALID_VALUE);            /* a version-1 blob */
-	CHECK_ERR(connect_forged(&p, 36, fd, 79), DOCA_ERROR_INVALID_VALUE);          /* truncated */
+	CHECK_ERR(connect_forged(&p, 36, fd, BLOB_LEN - 1), DOCA_ERROR_INVALID_VALUE); /* truncated */
 	/* Nothing changed: the real blob still connects, and a message crosses. */
 	CHECK_OK(doca_rdma_connect(p.a.rdma, p.child_blob, p.child_blob_len, p.a.conn));
 	struct doca_buf *src = parent_buf(&p, 0, 2, "ok");
