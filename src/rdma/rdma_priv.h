@@ -75,6 +75,8 @@ enum sd_rdma_msg_state {
 };
 
 struct doca_rdma_connection;
+struct sd_rdma_cm;
+struct sd_rdma_cm_link;
 
 /* Single-producer single-consumer ring of messages from a connection's peer. */
 #define SD_RDMA_INBOX_CAP 4096u
@@ -100,6 +102,7 @@ struct doca_rdma_connection {
 	struct doca_rdma_connection *next; /* context's list */
 	struct doca_rdma_connection *reg_next; /* process registry */
 	bool failure_reported;
+	struct sd_rdma_cm_link *cm; /* connection-manager side of it; NULL for a blob connection */
 };
 
 struct doca_rdma_addr {
@@ -138,6 +141,7 @@ struct doca_rdma {
 	uint32_t next_conn_id;
 	struct sd_rdma_task *rq_head; /* posted receive tasks, oldest first */
 	struct sd_rdma_task *rq_tail;
+	struct sd_rdma_cm *cm; /* connection manager, made on first use (rdma_cm.h) */
 };
 
 /* Every RDMA task type: the generic task, then the union of their fields. */
@@ -201,6 +205,10 @@ bool sd_rdma_task_known(const void *task, enum sd_rdma_type type, const char *fu
 void sd_rdma_conns_release(struct doca_rdma *rdma);
 void sd_rdma_conns_stopping(struct doca_rdma *rdma);
 bool sd_rdma_conn_usable(const struct doca_rdma_connection *conn);
+doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_connection **out, const char *func);
+doca_error_t sd_rdma_conn_join(struct doca_rdma_connection *conn, const void *blob, size_t len, const char *func);
+void sd_rdma_conn_cut(struct doca_rdma_connection *conn);
+void sd_rdma_conn_free(struct doca_rdma_connection *conn);
 
 /* rdma_blob.c: encode/decode the out-of-band connection blob. */
 void sd_rdma_blob_encode(const struct sd_rdma_conn_ident *id, uint8_t out[SD_RDMA_BLOB_LEN]);
