@@ -145,12 +145,7 @@ doca_error_t doca_rdma_connect_to_addr(struct doca_rdma *rdma, struct doca_rdma_
 	err = sd_rdma_cm_check_ctx(rdma, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (rdma->num_conns >= rdma->max_conns)
-		return SD_REJECT(DOCA_ERROR_FULL,
-				 "rdma %p holds %u connections, its max_num_connections; raise it with "
-				 "doca_rdma_set_max_num_connections before start",
-				 (void *)rdma, rdma->num_conns);
-	err = sd_rdma_conn_new(rdma, &conn, __func__);
+	err = sd_rdma_conn_add(rdma, &conn, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
 	conn->user_data = connection_user_data;

@@ -93,6 +93,17 @@ doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_connectio
 	return DOCA_SUCCESS;
 }
 
+/* A new connection, or DOCA_ERROR_FULL (logged) when `rdma` holds max_num_connections already. */
+doca_error_t sd_rdma_conn_add(struct doca_rdma *rdma, struct doca_rdma_connection **out, const char *func)
+{
+	if (rdma->num_conns >= rdma->max_conns)
+		return SD_REJECT_AS(func, DOCA_ERROR_FULL,
+				    "rdma %p holds %u connections, its max_num_connections; raise it with "
+				    "doca_rdma_set_max_num_connections before start",
+				    (void *)rdma, rdma->num_conns);
+	return sd_rdma_conn_new(rdma, out, func);
+}
+
 doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_conn_details,
 			      size_t *local_rdma_conn_details_size, struct doca_rdma_connection **rdma_connection)
 {
@@ -108,12 +119,7 @@ doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_co
 	if (rdma->ctx.state != DOCA_CTX_STATE_RUNNING)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, "rdma %p is %s; export connections once it is RUNNING",
 				 (void *)rdma, sd_ctx_state_name(rdma->ctx.state));
-	if (rdma->num_conns >= rdma->max_conns)
-		return SD_REJECT(DOCA_ERROR_FULL,
-				 "rdma %p holds %u connections, its max_num_connections; raise it with "
-				 "doca_rdma_set_max_num_connections before start",
-				 (void *)rdma, rdma->num_conns);
-	err = sd_rdma_conn_new(rdma, &conn, __func__);
+	err = sd_rdma_conn_add(rdma, &conn, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
 	*local_rdma_conn_details = conn->blob;

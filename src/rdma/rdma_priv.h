@@ -205,6 +205,7 @@ bool sd_rdma_task_known(const void *task, enum sd_rdma_type type, const char *fu
 void sd_rdma_conns_release(struct doca_rdma *rdma);
 void sd_rdma_conns_stopping(struct doca_rdma *rdma);
 bool sd_rdma_conn_usable(const struct doca_rdma_connection *conn);
+doca_error_t sd_rdma_conn_add(struct doca_rdma *rdma, struct doca_rdma_connection **out, const char *func);
 doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_connection **out, const char *func);
 doca_error_t sd_rdma_conn_join(struct doca_rdma_connection *conn, const void *blob, size_t len, const char *func);
 void sd_rdma_conn_cut(struct doca_rdma_connection *conn);

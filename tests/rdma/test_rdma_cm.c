@@ -144,6 +144,38 @@ static void cm_end(struct cm_side *s)
 	rt_destroy(&s->rt);
 }
 
+/* On conn of `cli`: write len bytes of `from` to `remote`, then read them back into `back`. */
+static bool write_then_read(struct cm_side *cli, struct doca_rdma_connection *conn, struct doca_mmap *local,
+			    struct doca_mmap *peer, uint8_t *from, uint8_t *remote, uint8_t *back, size_t len)
+{
+	struct doca_buf *src = NULL, *dst = NULL, *rsrc = NULL, *into = NULL;
+	struct doca_rdma_task_write *w = NULL;
+	struct doca_rdma_task_read *r = NULL;
+	union doca_data ud = {.u64 = 0};
+	int done = cli->rt.done;
+	bool ok = false;
+
+	if (doca_buf_inventory_buf_get_by_data(cli->rt.inv, local, from, len, &src) == DOCA_SUCCESS &&
+	    doca_buf_inventory_buf_get_by_addr(cli->rt.inv, peer, remote, len, &dst) == DOCA_SUCCESS &&
+	    doca_rdma_task_write_allocate_init(cli->rt.rdma, conn, src, dst, ud, &w) == DOCA_SUCCESS &&
+	    doca_task_submit(doca_rdma_task_write_as_task(w)) == DOCA_SUCCESS && rt_wait(&cli->rt, NULL, done + 1) &&
+	    cli->rt.status == DOCA_SUCCESS &&
+	    doca_buf_inventory_buf_get_by_data(cli->rt.inv, peer, remote, len, &rsrc) == DOCA_SUCCESS &&
+	    doca_buf_inventory_buf_get_by_addr(cli->rt.inv, local, back, len, &into) == DOCA_SUCCESS &&
+	    doca_rdma_task_read_allocate_init(cli->rt.rdma, conn, rsrc, into, ud, &r) == DOCA_SUCCESS &&
+	    doca_task_submit(doca_rdma_task_read_as_task(r)) == DOCA_SUCCESS && rt_wait(&cli->rt, NULL, done + 2))
+		ok = cli->rt.status == DOCA_SUCCESS;
+	if (w != NULL)
+		doca_task_free(doca_rdma_task_write_as_task(w));
+	if (r != NULL)
+		doca_task_free(doca_rdma_task_read_as_task(r));
+	struct doca_buf *bufs[] = {src, dst, rsrc, into};
+	for (int i = 0; i < 4; i++)
+		if (bufs[i] != NULL)
+			doca_buf_dec_refcount(bufs[i], NULL);
+	return ok;
+}
+
 /* Client and server of one process: connected, then a write, a read, a send and a disconnect. */
 static void connection_manager_joins_two_contexts_for_every_task_kind(void)
 {
@@ -189,22 +221,8 @@ static void connection_manager_joins_two_contexts_for_every_task_kind(void)
 	for (uint32_t i = 0; i < 4096; i++)
 		mem_c[i] = (uint8_t)(i * 13 + 5);
 	memset(mem_s, 0, MEM_LEN);
-	struct doca_buf *src = NULL, *dst = NULL, *rsrc = NULL, *back = NULL;
-	struct doca_rdma_task_write *w = NULL;
-	struct doca_rdma_task_read *r = NULL;
-	CHECK_OK(doca_buf_inventory_buf_get_by_data(cli.rt.inv, lc, mem_c, 4096, &src));
-	CHECK_OK(doca_buf_inventory_buf_get_by_addr(cli.rt.inv, rs, mem_s, 4096, &dst));
-	CHECK_OK(doca_rdma_task_write_allocate_init(cli.rt.rdma, cli.conns[0], src, dst, ud, &w));
-	CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w)));
-	REQUIRE(rt_wait(&cli.rt, NULL, 1));
-	CHECK_OK(cli.rt.status);
-	CHECK(memcmp(mem_s, mem_c, 4096) == 0);
-	CHECK_OK(doca_buf_inventory_buf_get_by_data(cli.rt.inv, rs, mem_s, 4096, &rsrc));
-	CHECK_OK(doca_buf_inventory_buf_get_by_addr(cli.rt.inv, lc, mem_c + 8192, 4096, &back));
-	CHECK_OK(doca_rdma_task_read_allocate_init(cli.rt.rdma, cli.conns[0], rsrc, back, ud, &r));
-	CHECK_OK(doca_task_submit(doca_rdma_task_read_as_task(r)));
-	REQUIRE(rt_wait(&cli.rt, NULL, 2));
-	CHECK_OK(cli.rt.status);
+	CHECK(write_then_read(&cli, cli.conns[0], lc, rs, mem_c, mem_s, mem_c + 8192, 4096));
+	CHECK(memcmp(mem_s, mem_c, 4096) == 0 && memcmp(mem_c + 8192, mem_c, 4096) == 0);
 	CHECK(memcmp(mem_c + 8192, mem_c, 4096) == 0);
 
 	/* Two-sided: the server posts a receive, the client sends into it. */
@@ -236,14 +254,8 @@ static void connection_manager_joins_two_contexts_for_every_task_kind(void)
 
 	CHECK_OK(doca_rdma_stop_listen_to_port(srv.rt.rdma, port));
 	CHECK_ERR(doca_rdma_stop_listen_to_port(srv.rt.rdma, port), DOCA_ERROR_INVALID_VALUE);
-	doca_task_free(doca_rdma_task_write_as_task(w));
-	doca_task_free(doca_rdma_task_read_as_task(r));
 	doca_task_free(doca_rdma_task_receive_as_task(rcv));
 	doca_task_free(doca_rdma_task_send_as_task(snd));
-	doca_buf_dec_refcount(src, NULL);
-	doca_buf_dec_refcount(dst, NULL);
-	doca_buf_dec_refcount(rsrc, NULL);
-	doca_buf_dec_refcount(back, NULL);
 	doca_buf_dec_refcount(rbuf, NULL);
 	doca_buf_dec_refcount(sbuf, NULL);
 	doca_rdma_addr_destroy(addr);
@@ -494,32 +506,12 @@ static void two_processes_connect_write_read_and_see_each_other_go(void)
 	REQUIRE(lc != NULL);
 	CHECK_OK(doca_mmap_create_from_export(NULL, desc, n, cli.rt.dev, &rs));
 	REQUIRE(rs != NULL);
-	struct doca_buf *src = NULL, *dst = NULL, *rsrc = NULL, *back = NULL;
-	struct doca_rdma_task_write *w = NULL;
-	struct doca_rdma_task_read *r = NULL;
 	memcpy(mem_c, "written by the other process", 28);
-	CHECK_OK(doca_buf_inventory_buf_get_by_data(cli.rt.inv, lc, mem_c, 28, &src));
-	CHECK_OK(doca_buf_inventory_buf_get_by_addr(cli.rt.inv, rs, mem_s, 28, &dst));
-	CHECK_OK(doca_rdma_task_write_allocate_init(cli.rt.rdma, cli.conns[0], src, dst, ud, &w));
-	CHECK_OK(doca_task_submit(doca_rdma_task_write_as_task(w)));
-	REQUIRE(rt_wait(&cli.rt, NULL, 1));
-	CHECK_OK(cli.rt.status);
-	CHECK_OK(doca_buf_inventory_buf_get_by_data(cli.rt.inv, rs, mem_s + 100, 16, &rsrc));
-	CHECK_OK(doca_buf_inventory_buf_get_by_addr(cli.rt.inv, lc, mem_c + 4096, 16, &back));
-	CHECK_OK(doca_rdma_task_read_allocate_init(cli.rt.rdma, cli.conns[0], rsrc, back, ud, &r));
-	CHECK_OK(doca_task_submit(doca_rdma_task_read_as_task(r)));
-	REQUIRE(rt_wait(&cli.rt, NULL, 2));
-	CHECK_OK(cli.rt.status);
-	CHECK(mem_c[4096] == 0x5a && mem_c[4111] == 0x5a);
+	CHECK(write_then_read(&cli, cli.conns[0], lc, rs, mem_c, mem_s, mem_c + 4096, 28));
+	CHECK(memcmp(mem_c + 4096, "written by the other process", 28) == 0);
 	CHECK_OK(doca_rdma_connection_disconnect(cli.conns[0]));
 	char ok = 0;
 	CHECK(read(up[0], &ok, 1) == 1 && ok == 'k');
-	doca_task_free(doca_rdma_task_write_as_task(w));
-	doca_task_free(doca_rdma_task_read_as_task(r));
-	doca_buf_dec_refcount(src, NULL);
-	doca_buf_dec_refcount(dst, NULL);
-	doca_buf_dec_refcount(rsrc, NULL);
-	doca_buf_dec_refcount(back, NULL);
 	rt_stop(&cli.rt);
 	CHECK_OK(doca_mmap_destroy(rs));
 	CHECK_OK(doca_mmap_destroy(lc));
