@@ -391,6 +391,11 @@ static void bad_calls_and_bad_peers_are_refused(void)
 	size_t blob_len;
 	struct doca_rdma_connection *bc;
 	CHECK_OK(doca_rdma_export(idle.rdma, &blob, &blob_len, &bc));
+	/* A request whose blob is a real one with one byte changed: its checksum fails. */
+	uint8_t forged[8 + 256] = {'S', 'D', 'C', 'M', 1, 1, (uint8_t)blob_len, (uint8_t)(blob_len >> 8)};
+	REQUIRE(blob_len <= 256);
+	memcpy(forged + 8, blob, blob_len);
+	forged[8 + 20] ^= 0x40;
 	CHECK_ERR(doca_rdma_connection_accept(bc, NULL, 0), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_rdma_connection_reject(bc), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_rdma_connection_accept(NULL, NULL, 0), DOCA_ERROR_INVALID_VALUE);
@@ -403,12 +408,10 @@ static void bad_calls_and_bad_peers_are_refused(void)
 	uint16_t port = listen_somewhere(&srv);
 	REQUIRE(port != 0);
 	/* Strangers: garbage, a truncated header then silence, a request with a forged blob. */
-	uint8_t forged[8 + 64] = {'S', 'D', 'C', 'M', 1, 1, 64, 0};
-	memset(forged + 8, 0xAB, 64);
 	const struct {
 		const void *bytes;
 		size_t len;
-	} strangers[] = {{"GET / HTTP/1.0\r\n\r\n", 18}, {"SDCM", 4}, {forged, sizeof(forged)}};
+	} strangers[] = {{"GET / HTTP/1.0\r\n\r\n", 18}, {"SDCM", 4}, {forged, 8 + blob_len}};
 	int fds[3];
 	for (int i = 0; i < 3; i++) {
 		struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(port),
