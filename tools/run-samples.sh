@@ -16,8 +16,9 @@
 #   SAMPLE      names from the acceptance set (default: all of it; the
 #               DMA Copy application part only when the tree holds
 #               applications/meson.build or applications/meson.build.public),
-#               or a name run only on request (rdma_write_cm: the rdma_write
-#               pair joined by the connection manager)
+#               or a name run only on request (rdma_read_cm, rdma_write_cm:
+#               the rdma_read / rdma_write pair joined by the connection
+#               manager)
 #
 # Both layouts of a tree work: an installed SDK's, where every sample
 # folder holds its standalone meson.build, and the public repository's
@@ -113,6 +114,7 @@ acceptance=(
 # Run only when named on the command line: they do not pass yet (docs/rdma.md
 # says why) and join the acceptance set once they do.
 on_request=(
+	rdma_read_cm:pair:doca_rdma
 	rdma_write_cm:pair:doca_rdma
 )
 
@@ -691,11 +693,14 @@ run_rdma_pair() { # name
 # connects to it (the DPU side's address with --two-namespaces, else
 # loopback); the memory descriptor then crosses the connection as a send.
 # The responder asks for Enter twice (the requester posted its receive;
-# the requester has finished); the requester asks for nothing.
+# the requester has finished); the requester asks for nothing.  The text
+# that crossed is checked as in run_rdma_pair.
 run_rdma_cm_pair() { # name
 	local name=$1 base=${1%_cm} t=$((timeout_s * (use_valgrind ? 10 : 1)))
 	local d="$work/rdma-$1" resp_exe req_exe resp_pid req_pid req_rc=0
 	local text="softdoca rdma cm $$ $(date +%s%N)" port=$((12000 + RANDOM % 20000)) server=127.0.0.1
+	local -a resp_args=() req_args=(-w "$text")
+	[ "$base" = rdma_read ] && resp_args=(-r "$text") req_args=()
 	[ $two_ns = 1 ] && server=$ADDR_DPU
 	build_sample "${base}_responder" doca_rdma dpu; resp_exe=$exe
 	[ "$verdict" = PASS ] || return 0
@@ -704,7 +709,7 @@ run_rdma_cm_pair() { # name
 	rm -rf "$d"; mkdir -p "$d"
 	mkfifo "$d/resp.stdin"
 	( cd "$d" && LD_LIBRARY_PATH="$libdir" exec timeout "$t" "${dpu_side[@]}" $(run_prefix "${base}_responder") \
-		"$resp_exe" -d mlx5_0 -cm -lp "$port" <"$d/resp.stdin" >"$d/resp.stdout" 2>"$d/resp.stderr" ) &
+		"$resp_exe" -d mlx5_0 -cm -lp "$port" "${resp_args[@]}" <"$d/resp.stdin" >"$d/resp.stdout" 2>"$d/resp.stderr" ) &
 	resp_pid=$!
 	exec 7>"$d/resp.stdin"
 	if ! wait_for_line "$d/resp.stdout" "started connection successfully" $resp_pid "$t"; then
@@ -712,7 +717,7 @@ run_rdma_cm_pair() { # name
 		verdict=FAIL; detail="the responder did not listen on port $port ($d/resp.stdout)"; return 0
 	fi
 	( cd "$d" && LD_LIBRARY_PATH="$libdir" exec timeout "$t" "${host_side[@]}" $(run_prefix "${base}_requester") \
-		"$req_exe" -d mlx5_1 -cm -sa "$server" -lp "$port" -w "$text" </dev/null >"$d/req.stdout" 2>"$d/req.stderr" ) &
+		"$req_exe" -d mlx5_1 -cm -sa "$server" -lp "$port" "${req_args[@]}" </dev/null >"$d/req.stdout" 2>"$d/req.stderr" ) &
 	req_pid=$!
 	if ! wait_for_line "$d/resp.stdout" "press enter" $resp_pid "$t"; then
 		exec 7>&-; wait_exit $req_pid 1; wait_exit $resp_pid 1
@@ -731,7 +736,11 @@ run_rdma_cm_pair() { # name
 			verdict=FAIL; detail="$side side did not finish successfully ($d/$side.stdout)"; return 0
 		fi
 	done
-	grep -qF "$text" "$d/resp.stdout" || { verdict=FAIL; detail="the responder did not print the written text"; return 0; }
+	if [ "$base" = rdma_read ]; then
+		grep -qF "Read from responder: \"$text\"" "$d/req.stdout" || { verdict=FAIL; detail="the requester did not print the text it read"; return 0; }
+	else
+		grep -qF "$text" "$d/resp.stdout" || { verdict=FAIL; detail="the responder did not print the written text"; return 0; }
+	fi
 	verdict=PASS; detail="${base}_responder (DPU, listening) and ${base}_requester (host) joined by the connection manager"
 	return 0
 }
