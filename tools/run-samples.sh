@@ -735,6 +735,9 @@ run_rdma_cm_pair() { # name
 		if ! grep -v '^[[:space:]]*$' "$d/$side.stdout" | tail -n1 | grep -q "Sample finished successfully"; then
 			verdict=FAIL; detail="$side side did not finish successfully ($d/$side.stdout)"; return 0
 		fi
+		if [ $use_valgrind = 1 ] && [ "$(softdoca_leaks "$work/${base}_$([ $side = resp ] && echo responder || echo requester).valgrind")" != 0 ]; then
+			verdict=FAIL; detail="valgrind: leak inside softdoca on the $side side"; return 0
+		fi
 	done
 	if [ "$base" = rdma_read ]; then
 		grep -qF "Read from responder: \"$text\"" "$d/req.stdout" || { verdict=FAIL; detail="the requester did not print the text it read"; return 0; }
@@ -742,6 +745,7 @@ run_rdma_cm_pair() { # name
 		grep -qF "$text" "$d/resp.stdout" || { verdict=FAIL; detail="the responder did not print the written text"; return 0; }
 	fi
 	verdict=PASS; detail="${base}_responder (DPU, listening) and ${base}_requester (host) joined by the connection manager"
+	[ $use_valgrind = 1 ] && detail="$detail; valgrind clean"
 	return 0
 }
 
