@@ -482,7 +482,9 @@ doca_error_t doca_rdma_set_sl(struct doca_rdma *rdma, uint32_t sl);
 
 /**
  * @brief Set the context's connection manager request timeout in milliseconds.
- * Allowed only while the context is IDLE.
+ * Allowed only while the context is IDLE. It bounds a client's whole handshake, from
+ * doca_rdma_connect_to_addr to the server's answer; past it the attempt ends in the failure callback
+ * (default 5000).
  * @param rdma the context.
  * @param timeout the value.
  * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a foreign context or a value of 0;
@@ -503,7 +505,9 @@ doca_error_t doca_rdma_connection_set_user_data(struct doca_rdma_connection *rdm
 
 /**
  * @brief Set the context's most connections the context may hold at once.
- * Allowed only while the context is IDLE.
+ * Allowed only while the context is IDLE. Exported connections count until the context stops; connection
+ * manager connections count from the request until they end. A request beyond the limit is rejected
+ * before the request callback.
  * @param rdma the context.
  * @param max_num_connections the value.
  * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a foreign context or a value of 0;
