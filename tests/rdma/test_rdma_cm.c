@@ -32,6 +32,8 @@ static uint8_t mem_c[MEM_LEN] __attribute__((aligned(64)));
 struct cm_side {
 	struct rt_side rt; /* first: the context's user data points here */
 	bool reject;       /* server: reject requests instead of accepting them */
+	bool defer;        /* server: keep requests in `pending`, answered later */
+	struct doca_rdma_connection *pending;
 	int requests, established, failures, disconnects, disconnect_ok;
 	struct doca_rdma_connection *conns[MAX_CONNS];
 	uint64_t conn_ud[MAX_CONNS];
@@ -48,7 +50,9 @@ static void on_request(struct doca_rdma_connection *conn, union doca_data ctx_ud
 	struct cm_side *s = side_of(ctx_ud);
 
 	s->requests++;
-	if (s->reject)
+	if (s->defer)
+		s->pending = conn;
+	else if (s->reject)
 		CHECK_OK(doca_rdma_connection_reject(conn));
 	else
 		CHECK_OK(doca_rdma_connection_accept(conn, NULL, 0));
@@ -433,6 +437,46 @@ static void bad_calls_and_bad_peers_are_refused(void)
 	cm_end(&srv);
 }
 
+/* An answer may come after the request callback; a server that stops ends its clients' connections. */
+static void late_accept_and_a_stopping_server(void)
+{
+	struct cm_side srv, cli;
+	struct cm_side *both[] = {&srv, &cli};
+	union doca_data ud = {.u64 = 9};
+	char hello[] = "hi";
+
+	REQUIRE(cm_configure(&srv, RT_DPU_PCI, 2) && cm_configure(&cli, RT_HOST_PCI, 1));
+	srv.defer = true;
+	uint16_t port = listen_somewhere(&srv);
+	REQUIRE(port != 0);
+	struct doca_rdma_addr *addr = loopback(port);
+	CHECK_OK(doca_rdma_connect_to_addr(cli.rt.rdma, addr, ud));
+	REQUIRE(pump(both, 2, &srv.requests, 1, 5));
+	REQUIRE(srv.pending != NULL);
+	/* Unanswered, the client is not established and its connection is not usable yet. */
+	pump_for(both, 2, 0.05);
+	CHECK(cli.established == 0 && cli.failures == 0);
+	CHECK_ERR(doca_rdma_connection_disconnect(srv.pending), DOCA_ERROR_BAD_STATE);
+	CHECK_ERR(doca_rdma_connection_accept(srv.pending, NULL, 3), DOCA_ERROR_INVALID_VALUE);
+	CHECK_OK(doca_rdma_connection_accept(srv.pending, hello, sizeof(hello)));
+	CHECK_ERR(doca_rdma_connection_accept(srv.pending, NULL, 0), DOCA_ERROR_INVALID_VALUE);
+	REQUIRE(pump(both, 2, &cli.established, 1, 5) && pump(both, 2, &srv.established, 1, 5));
+	/* No longer listening changes nothing for what is connected. */
+	CHECK_OK(doca_rdma_stop_listen_to_port(srv.rt.rdma, port));
+	pump_for(both, 2, 0.05);
+	CHECK(cli.disconnects == 0 && srv.disconnects == 0);
+	/* The server stops: the client hears of it through its disconnect callback. */
+	rt_stop(&srv.rt);
+	struct cm_side *one[] = {&cli};
+	REQUIRE(pump(one, 1, &cli.disconnects, 1, 5));
+	CHECK(cli.disconnect_ok == 1 && srv.disconnects == 0);
+	uint32_t id = 0;
+	CHECK_OK(doca_rdma_connection_get_id(cli.conns[0], &id));
+	doca_rdma_addr_destroy(addr);
+	cm_end(&cli);
+	rt_destroy(&srv.rt);
+}
+
 /* ---- two processes ---- */
 
 /* The child serves: accepts, exports its memory over a pipe, checks what the parent wrote, then ends. */
@@ -553,6 +597,7 @@ int main(void)
 	SD_RUN(server_takes_several_clients_up_to_max_num_connections);
 	SD_RUN(rejected_and_unreachable_servers_fail_the_client);
 	SD_RUN(bad_calls_and_bad_peers_are_refused);
+	SD_RUN(late_accept_and_a_stopping_server);
 	SD_RUN(two_processes_connect_write_read_and_see_each_other_go);
 	return sd_test_done();
 }
