@@ -148,6 +148,29 @@ static void cm_end(struct cm_side *s)
 	rt_destroy(&s->rt);
 }
 
+/*
+ * A listening server of `srv_max` connections answering as `how` says ('a' accept, 'r' reject, 'd' defer)
+ * and a client of `cli_max` that asked it for a connection: the server's address, or NULL.
+ */
+static struct doca_rdma_addr *cm_ask(struct cm_side *srv, struct cm_side *cli, uint16_t srv_max, uint16_t cli_max,
+				     char how, uint16_t *port)
+{
+	union doca_data ud = {.u64 = 0x5eed};
+	struct doca_rdma_addr *addr;
+
+	if (!cm_configure(srv, RT_DPU_PCI, srv_max) || !cm_configure(cli, RT_HOST_PCI, cli_max))
+		return NULL;
+	srv->reject = how == 'r';
+	srv->defer = how == 'd';
+	*port = listen_somewhere(srv);
+	addr = *port != 0 ? loopback(*port) : NULL;
+	if (addr != NULL && doca_rdma_connect_to_addr(cli->rt.rdma, addr, ud) != DOCA_SUCCESS) {
+		doca_rdma_addr_destroy(addr);
+		return NULL;
+	}
+	return addr;
+}
+
 /* On conn of `cli`: write len bytes of `from` to `remote`, then read them back into `back`. */
 static bool write_then_read(struct cm_side *cli, struct doca_rdma_connection *conn, struct doca_mmap *local,
 			    struct doca_mmap *peer, uint8_t *from, uint8_t *remote, uint8_t *back, size_t len)
@@ -192,13 +215,9 @@ static void connection_manager_joins_two_contexts_for_every_task_kind(void)
 	uint16_t port, got_port = 0;
 	uint32_t id_a = 99, id_b = 99;
 
-	REQUIRE(cm_configure(&srv, RT_DPU_PCI, 4) && cm_configure(&cli, RT_HOST_PCI, 1));
-	port = listen_somewhere(&srv);
-	REQUIRE(port != 0);
-	CHECK_ERR(doca_rdma_start_listen_to_port(srv.rt.rdma, (uint16_t)(port + 1)), DOCA_ERROR_BAD_STATE);
-	addr = loopback(port);
+	addr = cm_ask(&srv, &cli, 4, 1, 'a', &port);
 	REQUIRE(addr != NULL);
-	CHECK_OK(doca_rdma_connect_to_addr(cli.rt.rdma, addr, ud));
+	CHECK_ERR(doca_rdma_start_listen_to_port(srv.rt.rdma, (uint16_t)(port + 1)), DOCA_ERROR_BAD_STATE);
 	REQUIRE(pump(both, 2, &cli.established, 1, 5) && pump(both, 2, &srv.established, 1, 5));
 	CHECK(srv.requests == 1 && srv.failures == 0 && cli.failures == 0);
 	CHECK_EQ_U64(cli.conn_ud[0], 0x5eed);
@@ -327,12 +346,9 @@ static void rejected_and_unreachable_servers_fail_the_client(void)
 	struct cm_side *both[] = {&srv, &cli};
 	union doca_data ud = {.u64 = 3};
 
-	REQUIRE(cm_configure(&srv, RT_DPU_PCI, 4) && cm_configure(&cli, RT_HOST_PCI, 4));
-	srv.reject = true;
-	uint16_t port = listen_somewhere(&srv);
-	REQUIRE(port != 0);
-	struct doca_rdma_addr *addr = loopback(port);
-	CHECK_OK(doca_rdma_connect_to_addr(cli.rt.rdma, addr, ud));
+	uint16_t port;
+	struct doca_rdma_addr *addr = cm_ask(&srv, &cli, 4, 4, 'r', &port);
+	REQUIRE(addr != NULL);
 	REQUIRE(pump(both, 2, &cli.failures, 1, 5));
 	CHECK(srv.requests == 1 && srv.established == 0 && cli.established == 0);
 
@@ -442,15 +458,11 @@ static void late_accept_and_a_stopping_server(void)
 {
 	struct cm_side srv, cli;
 	struct cm_side *both[] = {&srv, &cli};
-	union doca_data ud = {.u64 = 9};
 	char hello[] = "hi";
+	uint16_t port;
+	struct doca_rdma_addr *addr = cm_ask(&srv, &cli, 2, 1, 'd', &port);
 
-	REQUIRE(cm_configure(&srv, RT_DPU_PCI, 2) && cm_configure(&cli, RT_HOST_PCI, 1));
-	srv.defer = true;
-	uint16_t port = listen_somewhere(&srv);
-	REQUIRE(port != 0);
-	struct doca_rdma_addr *addr = loopback(port);
-	CHECK_OK(doca_rdma_connect_to_addr(cli.rt.rdma, addr, ud));
+	REQUIRE(addr != NULL);
 	REQUIRE(pump(both, 2, &srv.requests, 1, 5));
 	REQUIRE(srv.pending != NULL);
 	/* Unanswered, the client is not established and its connection is not usable yet. */
