@@ -489,6 +489,56 @@ static void late_accept_and_a_stopping_server(void)
 	rt_destroy(&srv.rt);
 }
 
+/* Whether this machine has IPv6 loopback (some containers turn IPv6 off). */
+static bool have_ipv6_loopback(void)
+{
+	struct sockaddr_in6 sa = {.sin6_family = AF_INET6, .sin6_addr = IN6ADDR_LOOPBACK_INIT};
+	int fd = socket(AF_INET6, SOCK_STREAM, 0);
+	bool ok = fd >= 0 && bind(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+/* A device without an address listens on all of them: IPv6 and a GID of an IPv4 address get in too. */
+static void ipv6_and_gid_addresses_reach_a_device_without_address(void)
+{
+	struct cm_side srv, cli;
+	struct cm_side *both[] = {&srv, &cli};
+	union doca_data ud = {.u64 = 0};
+	struct doca_rdma_addr *v6 = NULL, *gid = NULL, *seen = NULL;
+	enum doca_rdma_addr_type type;
+	const char *text;
+	uint16_t seen_port;
+
+	if (!have_ipv6_loopback()) {
+		printf("skip ipv6_and_gid_addresses_reach_a_device_without_address: no IPv6 loopback here\n");
+		return;
+	}
+	REQUIRE(cm_configure(&srv, RT_DPU_PCI, 2) && cm_configure(&cli, RT_HOST_PCI, 2));
+	uint16_t port = listen_somewhere(&srv);
+	REQUIRE(port != 0);
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_IPv6, "::1", port, &v6));
+	CHECK_OK(doca_rdma_addr_create(DOCA_RDMA_ADDR_TYPE_GID, "::ffff:127.0.0.1", port, &gid));
+	REQUIRE(v6 != NULL && gid != NULL);
+	CHECK_OK(doca_rdma_connect_to_addr(cli.rt.rdma, v6, ud));
+	REQUIRE(pump(both, 2, &srv.established, 1, 5));
+	CHECK_OK(doca_rdma_connection_get_addr(srv.conns[0], &seen));
+	CHECK_OK(doca_rdma_addr_get_params(seen, &type, &text, &seen_port));
+	CHECK(type == DOCA_RDMA_ADDR_TYPE_IPv6 && strcmp(text, "::1") == 0);
+	CHECK_OK(doca_rdma_connect_to_addr(cli.rt.rdma, gid, ud));
+	REQUIRE(pump(both, 2, &srv.established, 2, 5));
+	CHECK_OK(doca_rdma_connection_get_addr(srv.conns[1], &seen));
+	CHECK_OK(doca_rdma_addr_get_params(seen, &type, &text, &seen_port));
+	CHECK(type == DOCA_RDMA_ADDR_TYPE_IPv4 && strcmp(text, "127.0.0.1") == 0);
+	REQUIRE(pump(both, 2, &cli.established, 2, 5));
+	doca_rdma_addr_destroy(v6);
+	doca_rdma_addr_destroy(gid);
+	cm_end(&cli);
+	cm_end(&srv);
+}
+
 /* ---- two processes ---- */
 
 /* The child serves: accepts, exports its memory over a pipe, checks what the parent wrote, then ends. */
@@ -610,6 +660,7 @@ int main(void)
 	SD_RUN(rejected_and_unreachable_servers_fail_the_client);
 	SD_RUN(bad_calls_and_bad_peers_are_refused);
 	SD_RUN(late_accept_and_a_stopping_server);
+	SD_RUN(ipv6_and_gid_addresses_reach_a_device_without_address);
 	SD_RUN(two_processes_connect_write_read_and_see_each_other_go);
 	return sd_test_done();
 }
