@@ -149,7 +149,8 @@ static void fuzz_link(bool server, bool lead, const uint8_t *d, size_t n)
 	for (struct sd_rdma_cm_link *l = fuzz_rdma->cm->links; l != NULL; l = l->next)
 		l->doomed = true;
 	sd_rdma_cm_sweep(fuzz_rdma);
-	if (fuzz_rdma->cm->links != NULL || fuzz_rdma->num_conns != 0 || fuzz_rdma->cm->unidentified != 0)
+	if (fuzz_rdma->cm->links != NULL || fuzz_rdma->num_conns != 0 || fuzz_rdma->cm->unidentified != 0 ||
+	    fuzz_rdma->cm->events != 0)
 		abort(); /* every link, connection slot and count came back */
 }
 

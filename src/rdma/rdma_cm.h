@@ -117,6 +117,7 @@ struct sd_rdma_cm {
 	int listen_fd; /* -1 when not listening */
 	uint16_t listen_port;
 	uint32_t unidentified; /* server links that sent no request yet */
+	uint32_t events;       /* links whose event waits for doca_pe_progress */
 	struct sd_rdma_cm_link *links;
 	uint64_t next_step_ns; /* the sockets are looked at no more often than this */
 };
@@ -129,6 +130,9 @@ void sd_rdma_cm_link_bind(struct sd_rdma_cm_link *link, struct doca_rdma_connect
 /* Queue a message for the peer and try to send what is queued. */
 void sd_rdma_cm_link_send(struct sd_rdma_cm_link *link, enum sd_rdma_cm_type type, const void *priv,
 			  uint8_t priv_len);
+/* Give the link an event to deliver (it has none), or take its event back. */
+void sd_rdma_cm_raise(struct sd_rdma_cm_link *link, enum sd_rdma_cm_event ev);
+void sd_rdma_cm_clear(struct sd_rdma_cm_link *link);
 /* Send what is queued, as far as the socket takes it now. */
 void sd_rdma_cm_link_flush(struct sd_rdma_cm_link *link);
 /* Close the socket (what is queued is tried once more) and give back the connection slot. */

@@ -102,13 +102,27 @@ void sd_rdma_cm_link_close(struct sd_rdma_cm_link *link)
 		link->phase = SD_RDMA_CM_CLOSED;
 }
 
+void sd_rdma_cm_raise(struct sd_rdma_cm_link *link, enum sd_rdma_cm_event ev)
+{
+	link->event = ev;
+	link->rdma->cm->events++;
+}
+
+void sd_rdma_cm_clear(struct sd_rdma_cm_link *link)
+{
+	if (link->event == SD_RDMA_CM_EV_NONE)
+		return;
+	link->event = SD_RDMA_CM_EV_NONE;
+	link->rdma->cm->events--;
+}
+
 void sd_rdma_cm_link_fail(struct sd_rdma_cm_link *link)
 {
 	if (link->conn != NULL)
 		sd_rdma_conn_cut(link->conn);
 	sd_rdma_cm_link_close(link);
 	if (link->user_knows || (!link->server && link->conn != NULL))
-		link->event = SD_RDMA_CM_EV_FAILURE; /* freed once the callback returned */
+		sd_rdma_cm_raise(link, SD_RDMA_CM_EV_FAILURE); /* freed once the callback returned */
 	else
 		link->doomed = true;
 }
@@ -122,6 +136,7 @@ void sd_rdma_cm_sweep(struct doca_rdma *rdma)
 			continue;
 		}
 		*p = link->next;
+		sd_rdma_cm_clear(link);
 		sd_rdma_cm_link_close(link);
 		if (link->conn != NULL)
 			sd_rdma_conn_free(link->conn);
@@ -138,10 +153,7 @@ bool sd_rdma_cm_pending(struct doca_rdma *rdma)
 		sd_rdma_cm_sweep(rdma);
 		sd_rdma_cm_step(rdma);
 	}
-	for (const struct sd_rdma_cm_link *l = rdma->cm->links; l != NULL; l = l->next)
-		if (l->event != SD_RDMA_CM_EV_NONE)
-			return true;
-	return false;
+	return rdma->cm->events != 0;
 }
 
 /* Hand one event to the program's callback. */
@@ -170,11 +182,13 @@ static void sd_rdma_cm_deliver(struct doca_rdma *rdma, struct sd_rdma_cm_link *l
 
 bool sd_rdma_cm_dispatch(struct doca_rdma *rdma)
 {
+	if (rdma->cm->events == 0)
+		return false;
 	for (struct sd_rdma_cm_link *l = rdma->cm->links; l != NULL; l = l->next) {
 		enum sd_rdma_cm_event ev = l->event;
 		if (ev == SD_RDMA_CM_EV_NONE)
 			continue;
-		l->event = SD_RDMA_CM_EV_NONE;
+		sd_rdma_cm_clear(l);
 		sd_rdma_cm_deliver(rdma, l, ev);
 		return true;
 	}
@@ -196,7 +210,7 @@ void sd_rdma_cm_stopping(struct doca_rdma *rdma)
 		else if (l->phase == SD_RDMA_CM_REQUESTED && l->server)
 			sd_rdma_cm_link_send(l, SD_RDMA_CM_REJECT, NULL, 0);
 		sd_rdma_cm_link_close(l);
-		l->event = SD_RDMA_CM_EV_NONE;
+		sd_rdma_cm_clear(l);
 	}
 }
 
@@ -231,6 +245,6 @@ doca_error_t sd_rdma_cm_disconnect(struct doca_rdma_connection *conn)
 		sd_rdma_cm_link_send(link, SD_RDMA_CM_DISCONNECT, NULL, 0);
 	sd_rdma_cm_link_close(link);
 	if (link->event == SD_RDMA_CM_EV_DISCONNECT)
-		link->event = SD_RDMA_CM_EV_NONE; /* the program ended it first: no callback for it */
+		sd_rdma_cm_clear(link); /* the program ended it first: no callback for it */
 	return DOCA_SUCCESS;
 }

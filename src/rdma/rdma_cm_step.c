@@ -84,7 +84,7 @@ static void sd_rdma_cm_on_request(struct sd_rdma_cm_link *link, const struct sd_
 	sd_rdma_cm_link_bind(link, conn);
 	memcpy(link->peer_blob, msg->blob, SD_RDMA_BLOB_LEN);
 	link->phase = SD_RDMA_CM_REQUESTED;
-	link->event = SD_RDMA_CM_EV_REQUEST;
+	sd_rdma_cm_raise(link, SD_RDMA_CM_EV_REQUEST);
 }
 
 /* Client: the server accepted; join with its blob and tell it so. */
@@ -96,7 +96,7 @@ static void sd_rdma_cm_on_accept(struct sd_rdma_cm_link *link, const struct sd_r
 	}
 	sd_rdma_cm_link_send(link, SD_RDMA_CM_READY, NULL, 0);
 	link->phase = SD_RDMA_CM_ESTABLISHED;
-	link->event = SD_RDMA_CM_EV_ESTABLISHED;
+	sd_rdma_cm_raise(link, SD_RDMA_CM_EV_ESTABLISHED);
 }
 
 /* The peer ended an established connection (message, closed socket or dead process). */
@@ -105,7 +105,7 @@ static void sd_rdma_cm_on_peer_gone(struct sd_rdma_cm_link *link)
 	sd_rdma_conn_cut(link->conn);
 	link->phase = SD_RDMA_CM_PEER_GONE;
 	sd_rdma_cm_link_close(link);
-	link->event = SD_RDMA_CM_EV_DISCONNECT;
+	sd_rdma_cm_raise(link, SD_RDMA_CM_EV_DISCONNECT);
 }
 
 /* The socket closed or broke. */
@@ -142,7 +142,7 @@ static void sd_rdma_cm_on_message(struct sd_rdma_cm_link *link, const struct sd_
 		sd_rdma_cm_link_fail(link);
 	} else if (link->server && ph == SD_RDMA_CM_ACCEPTED && msg->type == SD_RDMA_CM_READY) {
 		link->phase = SD_RDMA_CM_ESTABLISHED;
-		link->event = SD_RDMA_CM_EV_ESTABLISHED;
+		sd_rdma_cm_raise(link, SD_RDMA_CM_EV_ESTABLISHED);
 	} else if (ph == SD_RDMA_CM_ESTABLISHED && msg->type == SD_RDMA_CM_DISCONNECT)
 		sd_rdma_cm_on_peer_gone(link);
 	else if (link->server && ph == SD_RDMA_CM_ACCEPTED && msg->type == SD_RDMA_CM_DISCONNECT)
