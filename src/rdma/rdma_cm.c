@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 
 #include "rdma_cm.h"
@@ -114,6 +115,11 @@ doca_error_t doca_rdma_start_listen_to_port(struct doca_rdma *rdma, uint16_t por
 		return SD_REJECT(DOCA_ERROR_CONNECTION_ABORTED, "rdma %p cannot listen on port %u of device %s: %s%s",
 				 (void *)rdma, port, rdma->node->pci_addr, strerror(errno),
 				 errno == EADDRINUSE ? " (another program listens there; pick another port)" : "");
+	if (!sd_rdma_cm_watch(rdma->cm, fd, EPOLLIN, NULL, false)) {
+		close(fd);
+		return SD_REJECT(DOCA_ERROR_CONNECTION_ABORTED, "rdma %p cannot watch its listening socket: %s",
+				 (void *)rdma, strerror(errno));
+	}
 	rdma->cm->listen_fd = fd;
 	rdma->cm->listen_port = port;
 	return DOCA_SUCCESS;
@@ -127,7 +133,7 @@ doca_error_t doca_rdma_stop_listen_to_port(struct doca_rdma *rdma, uint16_t port
 		return err;
 	if (rdma->cm == NULL || rdma->cm->listen_fd < 0 || rdma->cm->listen_port != port)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "rdma %p does not listen on port %u", (void *)rdma, port);
-	close(rdma->cm->listen_fd);
+	sd_rdma_cm_forget(rdma->cm, rdma->cm->listen_fd);
 	rdma->cm->listen_fd = -1;
 	return DOCA_SUCCESS;
 }

@@ -102,6 +102,7 @@ struct sd_rdma_cm_link {
 	bool user_knows;    /* a callback handed the connection to the program */
 	bool doomed;        /* freed (connection included) at the next step */
 	bool local_ended;   /* the program called doca_rdma_connection_disconnect */
+	bool ready;         /* the last epoll_wait reported its socket */
 	enum sd_rdma_cm_phase phase;
 	enum sd_rdma_cm_event event; /* to deliver; the socket is not read meanwhile */
 	uint64_t deadline_ns;        /* client: the whole handshake must end by then */
@@ -114,6 +115,7 @@ struct sd_rdma_cm_link {
 };
 
 struct sd_rdma_cm {
+	int epfd;      /* every socket below, so that one system call finds the ones with news */
 	int listen_fd; /* -1 when not listening */
 	uint16_t listen_port;
 	uint32_t unidentified; /* server links that sent no request yet */
@@ -125,6 +127,10 @@ struct sd_rdma_cm {
 /* The context's connection manager, made on first use; NULL (logged) when out of memory. */
 struct sd_rdma_cm *sd_rdma_cm_get(struct doca_rdma *rdma, const char *func);
 struct sd_rdma_cm_link *sd_rdma_cm_link_new(struct doca_rdma *rdma, int fd, bool server);
+/* Stop watching fd and close it (explicitly: a copy of it in a forked child would keep it watched). */
+void sd_rdma_cm_forget(struct sd_rdma_cm *cm, int fd);
+/* Watch fd in the manager's epoll set for `events` (EPOLLIN...), on behalf of `link` (NULL: the listener). */
+bool sd_rdma_cm_watch(struct sd_rdma_cm *cm, int fd, uint32_t events, struct sd_rdma_cm_link *link, bool change);
 /* Attach `conn` to the link; the connection then holds one of max_num_connections. */
 void sd_rdma_cm_link_bind(struct sd_rdma_cm_link *link, struct doca_rdma_connection *conn);
 /* Queue a message for the peer and try to send what is queued. */

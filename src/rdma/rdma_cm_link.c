@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -33,7 +34,27 @@ struct sd_rdma_cm *sd_rdma_cm_get(struct doca_rdma *rdma, const char *func)
 		return NULL;
 	}
 	rdma->cm->listen_fd = -1;
+	rdma->cm->epfd = epoll_create1(EPOLL_CLOEXEC);
+	if (rdma->cm->epfd < 0) {
+		SD_LOG_ERR_AS(func, "cannot create the epoll set of the connection manager of rdma %p: %s", (void *)rdma,
+			      strerror(errno));
+		free(rdma->cm);
+		rdma->cm = NULL;
+	}
 	return rdma->cm;
+}
+
+void sd_rdma_cm_forget(struct sd_rdma_cm *cm, int fd)
+{
+	(void)epoll_ctl(cm->epfd, EPOLL_CTL_DEL, fd, NULL);
+	close(fd);
+}
+
+bool sd_rdma_cm_watch(struct sd_rdma_cm *cm, int fd, uint32_t events, struct sd_rdma_cm_link *link, bool change)
+{
+	struct epoll_event ev = {.events = events, .data.ptr = link};
+
+	return epoll_ctl(cm->epfd, change ? EPOLL_CTL_MOD : EPOLL_CTL_ADD, fd, &ev) == 0;
 }
 
 struct sd_rdma_cm_link *sd_rdma_cm_link_new(struct doca_rdma *rdma, int fd, bool server)
@@ -46,6 +67,11 @@ struct sd_rdma_cm_link *sd_rdma_cm_link_new(struct doca_rdma *rdma, int fd, bool
 	link->fd = fd;
 	link->server = server;
 	link->phase = server ? SD_RDMA_CM_WAIT_REQUEST : SD_RDMA_CM_CONNECTING;
+	/* A client waits for its connect to finish (writable), then like a server for bytes or the end. */
+	if (fd >= 0 && !sd_rdma_cm_watch(rdma->cm, fd, EPOLLIN | EPOLLRDHUP | (server ? 0 : EPOLLOUT), link, false)) {
+		free(link);
+		return NULL;
+	}
 	link->next = rdma->cm->links;
 	rdma->cm->links = link;
 	if (server)
@@ -89,7 +115,7 @@ void sd_rdma_cm_link_close(struct sd_rdma_cm_link *link)
 {
 	if (link->fd >= 0) {
 		sd_rdma_cm_link_flush(link);
-		close(link->fd);
+		sd_rdma_cm_forget(link->rdma->cm, link->fd);
 		link->fd = -1;
 	}
 	if (link->server && link->conn == NULL && link->phase == SD_RDMA_CM_WAIT_REQUEST)
@@ -201,7 +227,7 @@ void sd_rdma_cm_stopping(struct doca_rdma *rdma)
 	struct sd_rdma_cm *cm = rdma->cm;
 
 	if (cm->listen_fd >= 0) {
-		close(cm->listen_fd);
+		sd_rdma_cm_forget(cm, cm->listen_fd);
 		cm->listen_fd = -1;
 	}
 	for (struct sd_rdma_cm_link *l = cm->links; l != NULL; l = l->next) {
@@ -227,6 +253,7 @@ void sd_rdma_cm_release(struct doca_rdma *rdma)
 			l->conn->cm = NULL;
 		free(l);
 	}
+	close(cm->epfd);
 	free(cm);
 	rdma->cm = NULL;
 }

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -206,6 +207,7 @@ static bool sd_rdma_cm_connecting(struct sd_rdma_cm_link *link)
 		return false;
 	}
 	link->phase = SD_RDMA_CM_REQUESTED;
+	(void)sd_rdma_cm_watch(link->rdma->cm, link->fd, EPOLLIN | EPOLLRDHUP, link, true); /* writable for good now */
 	sd_rdma_cm_link_send(link, SD_RDMA_CM_REQUEST, NULL, 0);
 	return true;
 }
@@ -230,11 +232,29 @@ static void sd_rdma_cm_link_step(struct sd_rdma_cm_link *link)
 	sd_rdma_cm_link_flush(link); /* what the socket did not take at once */
 }
 
+/* Whether a link needs a step although its socket had no news: bytes left, output queued, a deadline. */
+static bool sd_rdma_cm_link_busy(const struct sd_rdma_cm_link *l)
+{
+	return l->ready || l->in_len != 0 || l->out_len != 0 ||
+	       (!l->server && (l->phase == SD_RDMA_CM_CONNECTING || l->phase == SD_RDMA_CM_REQUESTED));
+}
+
+/* One epoll_wait says which sockets have news, so quiet established connections cost nothing. */
 void sd_rdma_cm_step(struct doca_rdma *rdma)
 {
-	if (rdma->cm->listen_fd >= 0)
-		sd_rdma_cm_take_new(rdma);
-	for (struct sd_rdma_cm_link *l = rdma->cm->links; l != NULL; l = l->next)
-		if (l->fd >= 0 && l->event == SD_RDMA_CM_EV_NONE && !l->doomed)
+	struct epoll_event evs[64];
+	int n = epoll_wait(rdma->cm->epfd, evs, 64, 0);
+
+	for (int i = 0; i < n; i++) {
+		struct sd_rdma_cm_link *l = evs[i].data.ptr;
+		if (l == NULL)
+			sd_rdma_cm_take_new(rdma);
+		else
+			l->ready = true;
+	}
+	for (struct sd_rdma_cm_link *l = rdma->cm->links; l != NULL; l = l->next) {
+		if (l->fd >= 0 && l->event == SD_RDMA_CM_EV_NONE && !l->doomed && sd_rdma_cm_link_busy(l))
 			sd_rdma_cm_link_step(l);
+		l->ready = false;
+	}
 }
