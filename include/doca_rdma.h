@@ -139,8 +139,8 @@ doca_error_t doca_rdma_export(struct doca_rdma *rdma,
  * @param remote_rdma_conn_details the peer's blob.
  * @param remote_rdma_conn_details_size its length in bytes.
  * @param rdma_connection the local connection, from doca_rdma_export on the same context.
- * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a NULL argument, a truncated, forged or foreign blob
- *     or a connection of another context; DOCA_ERROR_BAD_STATE when the context is not RUNNING or the
+ * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a NULL argument, a truncated, forged or foreign blob,
+ *     a connection of another context or one of the connection manager; DOCA_ERROR_BAD_STATE when the context is not RUNNING or the
  *     connection is already connected; DOCA_ERROR_NOT_FOUND when the peer connection no longer exists (stale
  *     blob); DOCA_ERROR_CONNECTION_ABORTED when the peer cannot be reached.
  */

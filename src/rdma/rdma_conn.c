@@ -154,7 +154,7 @@ doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_c
 	if (err != DOCA_SUCCESS)
 		return err;
 	if (remote_rdma_conn_details == NULL || !sd_rdma_conn_is_valid(rdma_connection) ||
-	    rdma_connection->rdma != rdma)
+	    rdma_connection->rdma != rdma || rdma_connection->cm != NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
 				 "remote_rdma_conn_details is NULL or rdma_connection %p is not a connection that "
 				 "doca_rdma_export made on rdma %p",

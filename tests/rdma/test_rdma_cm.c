@@ -469,6 +469,12 @@ static void late_accept_and_a_stopping_server(void)
 	pump_for(both, 2, 0.05);
 	CHECK(cli.established == 0 && cli.failures == 0);
 	CHECK_ERR(doca_rdma_connection_disconnect(srv.pending), DOCA_ERROR_BAD_STATE);
+	/* A request is no exported connection: a blob cannot connect it around the handshake. */
+	const void *blob;
+	size_t blob_len;
+	struct doca_rdma_connection *exported;
+	CHECK_OK(doca_rdma_export(srv.rt.rdma, &blob, &blob_len, &exported));
+	CHECK_ERR(doca_rdma_connect(srv.rt.rdma, blob, blob_len, srv.pending), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_rdma_connection_accept(srv.pending, NULL, 3), DOCA_ERROR_INVALID_VALUE);
 	CHECK_OK(doca_rdma_connection_accept(srv.pending, hello, sizeof(hello)));
 	CHECK_ERR(doca_rdma_connection_accept(srv.pending, NULL, 0), DOCA_ERROR_INVALID_VALUE);
