@@ -119,16 +119,32 @@ struct dpu {
 	struct doca_buf *srcs[BATCH], *dsts[BATCH];
 	uint32_t done;
 	bool failed;
+	doca_error_t first_error; /* the first failed task's status, for the final message */
 	double seconds;
 };
 
 static void task_cb(struct doca_dma_task_memcpy *task, union doca_data tud, union doca_data cud)
 {
 	struct dpu *p = cud.ptr;
+	doca_error_t st = doca_task_get_status(doca_dma_task_memcpy_as_task(task));
+
 	(void)tud;
-	if (doca_task_get_status(doca_dma_task_memcpy_as_task(task)) != DOCA_SUCCESS)
+	if (st != DOCA_SUCCESS && !p->failed)
+		p->first_error = st;
+	if (st != DOCA_SUCCESS)
 		p->failed = true;
 	p->done++;
+}
+
+/* Say why a run failed: a task's status, or bytes that differed (status DOCA_SUCCESS). */
+static void report_failure(const struct dpu *p)
+{
+	if (!p->failed)
+		return;
+	if (p->first_error != DOCA_SUCCESS)
+		fprintf(stderr, "hostdpu_bench: a task failed with %s\n", doca_error_get_name(p->first_error));
+	else
+		fprintf(stderr, "hostdpu_bench: a copy's bytes did not match, or a task could not be submitted\n");
 }
 
 static bool dpu_setup(struct dpu *p, const struct host_region *r)
@@ -409,8 +425,7 @@ static int dpu_main(const struct host_region *r, bool inline_engine, double seco
 	for (size_t i = 0; i < sizeof(big_sizes) / sizeof(big_sizes[0]); i++)
 		big_row(&p, big_sizes[i]);
 	fflush(stdout);
-	if (p.failed)
-		fprintf(stderr, "hostdpu_bench: a copy failed or its bytes did not match\n");
+	report_failure(&p);
 	return p.failed ? 1 : 0;
 }
 
@@ -498,7 +513,9 @@ static int model_main(const struct host_region *r, const char *card, double seco
 	}
 	batch_fini(&p);
 	fflush(stdout);
-	return p.failed ? 1 : 0;
+	report_failure(&p);
+	report_failure(&q);
+	return p.failed || q.failed ? 1 : 0;
 }
 
 static int run_child(const struct host_region *r, int engine, double seconds, const char *card,

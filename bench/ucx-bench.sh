@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # ucx-bench.sh [BUILD_DIR] [SECONDS] - the cross-namespace benchmark.
 #
-# Runs bench/ucx_bench twice:
+# PROGRAM=ucx_bench (the default) measures DMA on an import; PROGRAM=rdma_bench
+# measures DOCA RDMA read and write tasks the same way (bench/rdma_bench.c),
+# and keeps the raw UCX rows in the one-namespace run too, since RDMA's
+# baseline on one machine is raw UCX there as well.
+#
+# Runs bench/$PROGRAM twice:
 #   1. host side (exporter) and DPU side (importer) in two network and PID
 #      namespaces joined by a veth pair (tools/netns-pair.sh), each given
 #      SOFTDOCA_PEER=<the other's address>: DMA tasks on the import go over
@@ -17,8 +22,16 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
 seconds=${2:-1}
-bench=$build/bench/ucx_bench
+program=${PROGRAM:-ucx_bench}
+case "$program" in
+ucx_bench | rdma_bench) ;;
+*) echo "ucx-bench: PROGRAM must be ucx_bench or rdma_bench, not $program"; exit 2 ;;
+esac
+bench=$build/bench/$program
 [ -x "$bench" ] || { echo "ucx-bench: $bench is missing (build with the UCX transport, -Ducx=enabled)"; exit 2; }
+# One machine: DMA's local path has no raw twin; RDMA is compared with raw UCX on one machine as well.
+local_raw=--no-raw
+[ "$program" = rdma_bench ] && local_raw=
 . "$here/tools/netns-pair.sh"
 netns_pair_usable || { echo "ucx-bench: $NETNS_WHY"; exit 77; }
 
@@ -29,7 +42,7 @@ cleanup() {
 	rm -rf "$work"
 }
 trap cleanup EXIT
-export LD_LIBRARY_PATH="$build/src/common:$build/src/dma${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export LD_LIBRARY_PATH="$build/src/common:$build/src/dma:$build/src/rdma${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 # side DIR ENV... -- CMD...: start the exporter, wait for "ready".
 start_exporter() {
@@ -47,7 +60,7 @@ run() { # label ns_host ns_dpu peer_host peer_dpu
 		"$here/tools/netns-run.sh" "$NS_HOST" env SOFTDOCA_PEER="$ADDR_DPU" "$bench" export --dir "$dir" \
 			<"$dir/in" >"$dir/out" 2>&1 &
 	else
-		"$bench" export --dir "$dir" --no-raw <"$dir/in" >"$dir/out" 2>&1 &
+		"$bench" export --dir "$dir" $local_raw <"$dir/in" >"$dir/out" 2>&1 &
 	fi
 	local pid=$!
 	exec 7>"$dir/in"
@@ -60,7 +73,7 @@ run() { # label ns_host ns_dpu peer_host peer_dpu
 		"$here/tools/netns-run.sh" "$NS_DPU" env SOFTDOCA_PEER="$ADDR_HOST" SOFTDOCA_SDK_LOG=error "$bench" import --dir "$dir" \
 			--label ucx --seconds "$seconds"
 	else
-		SOFTDOCA_SDK_LOG=error "$bench" import --dir "$dir" --label local --seconds "$seconds" --no-raw
+		SOFTDOCA_SDK_LOG=error "$bench" import --dir "$dir" --label local --seconds "$seconds" $local_raw
 	fi
 	local rc=$?
 	exec 7>&-
@@ -69,9 +82,17 @@ run() { # label ns_host ns_dpu peer_host peer_dpu
 }
 
 netns_pair_up bench || { echo "ucx-bench: $NETNS_WHY"; exit 1; }
-echo "== two namespaces (veth $ADDR_HOST <-> $ADDR_DPU): DMA over UCX against raw UCX, $seconds s each per point in 10 alternating slices"
-run ucx || exit 1
+what=DMA
+[ "$program" = rdma_bench ] && what=RDMA
+status=0
+echo "== two namespaces (veth $ADDR_HOST <-> $ADDR_DPU): $what over UCX against raw UCX, $seconds s each per point in 10 alternating slices"
+run ucx || status=1
 netns_pair_down
 echo
-echo "== one namespace, no SOFTDOCA_PEER: DMA over the local path (process_vm_readv/writev)"
-run local || exit 1
+if [ "$program" = rdma_bench ]; then
+	echo "== one namespace, no SOFTDOCA_PEER: RDMA over the local paths against raw UCX (its shared-memory transports)"
+else
+	echo "== one namespace, no SOFTDOCA_PEER: DMA over the local path (process_vm_readv/writev)"
+fi
+run local || status=1
+exit $status

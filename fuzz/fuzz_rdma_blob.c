@@ -10,7 +10,8 @@
  *      checksum: reaches the liveness and registry checks;
  *   2  the bytes edit the live blob of a second context of this process
  *      (pairs of offset and value), checksum recomputed: reaches the
- *      token comparison of a real peer.
+ *      token comparison of a real peer, and with edits of the namespace
+ *      identity the refusal of a peer elsewhere that offers no endpoint.
  * Whatever the input, the call must return a DOCA error or connect, never
  * crash, hang or leak (ASan/UBSan watch).
  */
@@ -89,6 +90,9 @@ static void fuzz_fields(const uint8_t *d, size_t n, uint8_t out[SD_RDMA_BLOB_LEN
 	struct sd_rdma_conn_ident id;
 	uint8_t buf[48] = {0};
 
+	/* Where the peer runs (this namespace, no network endpoint) comes from the live blob. */
+	if (sd_rdma_blob_decode(fuzz_peer_blob, fuzz_peer_len, &id) != NULL)
+		abort();
 	memcpy(buf, d, n < sizeof(buf) ? n : sizeof(buf));
 	id.pid = (uint32_t)fuzz_u64(buf, 4);
 	id.start_time = fuzz_u64(buf + 4, 8);
@@ -106,7 +110,7 @@ static void fuzz_edits(const uint8_t *d, size_t n, uint8_t out[SD_RDMA_BLOB_LEN]
 
 	memcpy(out, fuzz_peer_blob, SD_RDMA_BLOB_LEN);
 	for (size_t i = 0; i + 1 < n; i += 2)
-		out[d[i] % 60] = d[i + 1]; /* the checksum bytes are recomputed below */
+		out[d[i] % (SD_RDMA_BLOB_LEN - 4u)] = d[i + 1]; /* the checksum bytes are recomputed below */
 	if (sd_rdma_blob_decode(out, SD_RDMA_BLOB_LEN, &id) == NULL)
 		sd_rdma_blob_encode(&id, out);
 }

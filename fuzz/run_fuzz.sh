@@ -6,8 +6,9 @@
 # TARGET: fuzz_import (the export-descriptor import), fuzz_api (programs of
 # public calls), fuzz_sync_event (the sync event importers), fuzz_card_timing (card
 # timing tables), fuzz_comch_fp (the Comch fast path's frames and post queue),
-# fuzz_rdma_blob (DOCA RDMA's connection blob), fuzz_rdma_cm (the RDMA connection manager's
-# handshake messages); default all of them.  Configures BUILD_DIR (default build-fuzz)
+# fuzz_rdma_blob (DOCA RDMA's connection blob), fuzz_rdma_desc (the RDMA
+# export descriptor and the tasks run through its import), fuzz_rdma_cm (the RDMA
+# connection manager's handshake messages); default all of them.  Configures BUILD_DIR (default build-fuzz)
 # with clang when needed, builds the targets and runs each for SECONDS
 # (default 30) on a scratch corpus: fuzz_import's is seeded with a few
 # descriptors, fuzz_api's with the committed corpus fuzz/corpus/api (read,
@@ -23,7 +24,7 @@ secs=${1:-30}
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-"$here/build-fuzz"}
 [ $# -ge 2 ] && shift 2 || shift $#
-targets=${*:-fuzz_import fuzz_api fuzz_sync_event fuzz_card_timing fuzz_comch_fp fuzz_rdma_blob fuzz_rdma_cm}
+targets=${*:-fuzz_import fuzz_api fuzz_sync_event fuzz_card_timing fuzz_comch_fp fuzz_rdma_blob fuzz_rdma_desc fuzz_rdma_cm}
 
 if ! command -v clang >/dev/null 2>&1; then
 	echo "SKIP: clang is not installed"
@@ -86,6 +87,13 @@ seed_rdma_cm() {
 	printf '\004SDCM\001\005\000\000' >"$1/client-disconnect"
 }
 
+# seed_rdma_desc DIR - raw bytes, this process's RDMA descriptor as is, and with one token byte changed.
+seed_rdma_desc() {
+	printf '\000SDXP' >"$1/raw"
+	printf '\002' >"$1/own"
+	printf '\002\130\001' >"$1/own-token"
+}
+
 for t in $targets; do
 	corpus="$scratch/$t"
 	mkdir -p "$corpus"
@@ -94,6 +102,7 @@ for t in $targets; do
 	fuzz_import) seed_import "$corpus" ;;
 	fuzz_api) extra="$here/fuzz/corpus/api" ;;
 	fuzz_sync_event) seed_sync_event "$corpus" ;;
+	fuzz_rdma_desc) seed_rdma_desc "$corpus" ;;
 	fuzz_card_timing) extra="$here/fuzz/corpus/card_timing" ;;
 	fuzz_rdma_cm) seed_rdma_cm "$corpus" ;;
 	esac

@@ -471,12 +471,12 @@ samples_tree() {
 		echo "FAIL workers: samples: tools/run-samples.sh $1 exited with status $rc"
 	fi
 	# The host/DPU pairs again, the two sides in two network and PID
-	# namespaces (Comch over TCP, DMA over UCX); one SKIP line where that
-	# cannot be done (not root, no namespaces).
+	# namespaces (Comch over TCP, DMA and RDMA over UCX); one SKIP line where
+	# that cannot be done (not root, no namespaces).
 	if [ -f "$root/_install/include/doca_dma.h" ]; then
 		rc=0
 		"$root/tools/run-samples.sh" --lines --two-namespaces --prefix "$root/_install" "$1" \
-			dma_copy comch_ctrl_path dma_copy_app >"$out" 2>&1 || rc=$?
+			dma_copy comch_ctrl_path dma_copy_app rdma_read rdma_write rdma_sync_event >"$out" 2>&1 || rc=$?
 		grep -v '^\(PASS\|FAIL\|SKIP\) ' "$out"
 		record_lines "" < <(grep '^\(PASS\|FAIL\|SKIP\) ' "$out")
 		if [ "$rc" -ne 0 ] && ! grep -q '^FAIL ' "$out"; then

@@ -145,6 +145,16 @@ void sd_alive_add(enum sd_alive_kind kind, void *obj);
 void sd_alive_remove(void *obj);
 
 /*
+ * How many buffers a pool or inventory holds and how many are free: given
+ * by the memory layer with the object, so the exit report can count them
+ * without this layer calling up into that one.
+ */
+typedef void (*sd_alive_bufs_fn)(const void *obj, uint32_t *total, uint32_t *free_n);
+
+/* sd_alive_add for an inventory or a pool, with its counter. */
+void sd_alive_add_bufs(enum sd_alive_kind kind, void *obj, sd_alive_bufs_fn count);
+
+/*
  * doca_mmap_create_from_export passed its checks: an import fault's
  * refusal (logged) or DOCA_SUCCESS.
  */
@@ -161,6 +171,14 @@ bool sd_faults_topology_stage(const char *spec, char *err, size_t err_len);
 void sd_faults_topology_commit(void);
 
 /* ---- the engines' side ---------------------------------------------------------- */
+
+/*
+ * The completion delay SOFTDOCA_FAULTS (or the topology's faults key)
+ * armed: true with its bound (microseconds) and seed, false when none.
+ * The worker engine reads it when it opens a queue; the fault injector
+ * never reaches into an engine.
+ */
+bool sd_faults_delay(uint32_t *max_us, uint64_t *seed);
 
 /*
  * Completion delay for chaos runs (SOFTDOCA_FAULTS `delay=MAX_US`): every

@@ -138,13 +138,6 @@ SD_PRIV unsigned priv_doca_engine_workers_for(const struct sd_device *node);
 /* The engine that runs DMA contexts of `node`: its own, or `workers` for a cpu device with workers. */
 SD_PRIV const struct sd_engine *priv_doca_engine_for_dma(const struct sd_device *node);
 
-/*
- * Completion delay of the asynchronous cpu engine (SOFTDOCA_DMA_CHAOS's
- * delay, for queues opened from now on): each completion is held back by up
- * to `max_us` microseconds, drawn from `seed`.  0 turns it off.
- */
-SD_PRIV void priv_doca_engine_set_delay(uint32_t max_us, uint64_t seed);
-
 /* The engine named `name` ("cpu", ...), or NULL. */
 SD_PRIV const struct sd_engine *priv_doca_engine_find(const char *name);
 

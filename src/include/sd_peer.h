@@ -34,7 +34,7 @@ struct sd_peer {
 };
 
 /*
- * Parse "ADDR[:PORT]" (libdoca_common only: the topology parser checks its
+ * Parse "ADDR[:PORT]" (dev/peer_addr.c; libdoca_common only: the topology parser checks its
  * `peer` key with it).  False with `why` filled when malformed.
  */
 bool sd_peer_parse(const char *text, struct sd_peer *out, char *why, size_t why_len);

@@ -2,14 +2,23 @@
  * rdma_blob.c - the out-of-band connection blob of doca_rdma_export /
  * doca_rdma_connect.
  *
- * 64 bytes, little-endian:
+ * 160 bytes, little-endian (version 2):
  *    0 u32 magic "SDRC"   4 u16 version   6 u16 zero
  *    8 u32 pid           12 u32 connection id
  *   16 u64 process start time (clock ticks since boot)
  *   24 u64 context serial 32 u32 context permissions  36 u32 zero
- *   40 u8[16] token       56 u32 zero      60 u32 checksum (FNV-1a of bytes 0..59)
- * The blob comes from anywhere (a file, a socket): every field is checked
- * before one is used, and the token must match the live connection.
+ *   40 u8[16] token       56 u8[24] zero (kept for the message inbox of
+ *                            sends between processes)
+ *   80 u8[16] boot id of the exporter's machine
+ *   96 u64 PID namespace device  104 u64 PID namespace inode
+ *  112 u8 network family (0 none, 4, 6)  113 u8 zero  114 u16 port
+ *  116 u8[16] network address    132 u32 presence generation
+ *  136 u64 presence export id    144 u64 presence record address
+ *  152 u32 zero                  156 u32 checksum (FNV-1a of bytes 0..155)
+ * Bytes 80..155 say where the exporter runs and how a peer in another
+ * namespace or on another machine checks it (sd_presence.h).  The blob
+ * comes from anywhere (a file, a socket): every field is checked before
+ * one is used, and the token must match the live connection.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,7 +27,8 @@
 #include "rdma_priv.h"
 
 #define SD_RDMA_BLOB_MAGIC 0x43524453u /* "SDRC" */
-#define SD_RDMA_BLOB_VERSION 1u
+#define SD_RDMA_BLOB_VERSION 2u
+#define SD_RDMA_BLOB_SUM_OFF (SD_RDMA_BLOB_LEN - 4u)
 
 static void sd_put32(uint8_t *p, uint32_t v)
 {
@@ -42,6 +52,17 @@ static uint64_t sd_get64(const uint8_t *p)
 	return (uint64_t)sd_get32(p) | (uint64_t)sd_get32(p + 4) << 32;
 }
 
+static void sd_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static uint16_t sd_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
 static uint32_t sd_fnv1a(const uint8_t *p, size_t n)
 {
 	uint32_t h = 2166136261u;
@@ -49,6 +70,43 @@ static uint32_t sd_fnv1a(const uint8_t *p, size_t n)
 	for (size_t i = 0; i < n; i++)
 		h = (h ^ p[i]) * 16777619u;
 	return h;
+}
+
+/* Bytes 80..151: where the exporter runs. */
+static void sd_rdma_blob_put_where(const struct sd_presence_ref *at, uint8_t *out)
+{
+	memcpy(out + 80, at->boot_id, SD_PRESENCE_BOOT_LEN);
+	sd_put64(out + 96, at->pidns_dev);
+	sd_put64(out + 104, at->pidns_ino);
+	out[112] = at->net_family;
+	sd_put16(out + 114, at->net_port);
+	memcpy(out + 116, at->net_addr, sizeof(at->net_addr));
+	sd_put32(out + 132, at->generation);
+	sd_put64(out + 136, at->export_id);
+	sd_put64(out + 144, at->rec_addr);
+}
+
+static void sd_rdma_blob_get_where(const uint8_t *b, struct sd_presence_ref *at)
+{
+	memcpy(at->boot_id, b + 80, SD_PRESENCE_BOOT_LEN);
+	at->pidns_dev = sd_get64(b + 96);
+	at->pidns_ino = sd_get64(b + 104);
+	at->net_family = b[112];
+	at->net_port = sd_get16(b + 114);
+	memcpy(at->net_addr, b + 116, sizeof(at->net_addr));
+	at->generation = sd_get32(b + 132);
+	at->export_id = sd_get64(b + 136);
+	at->rec_addr = sd_get64(b + 144);
+}
+
+/* Reserved bytes must be zero: a blob of a later format is refused, not misread. */
+static bool sd_rdma_blob_reserved_zero(const uint8_t *b)
+{
+	bool zero = b[6] == 0 && b[7] == 0 && sd_get32(b + 36) == 0 && b[113] == 0 && sd_get32(b + 152) == 0;
+
+	for (unsigned off = 56; off < 80; off++)
+		zero = zero && b[off] == 0;
+	return zero;
 }
 
 void sd_rdma_blob_encode(const struct sd_rdma_conn_ident *id, uint8_t out[SD_RDMA_BLOB_LEN])
@@ -62,7 +120,8 @@ void sd_rdma_blob_encode(const struct sd_rdma_conn_ident *id, uint8_t out[SD_RDM
 	sd_put64(out + 24, id->ctx_serial);
 	sd_put32(out + 32, id->perms);
 	memcpy(out + 40, id->token, SD_RDMA_TOKEN_LEN);
-	sd_put32(out + 60, sd_fnv1a(out, 60));
+	sd_rdma_blob_put_where(&id->at, out);
+	sd_put32(out + SD_RDMA_BLOB_SUM_OFF, sd_fnv1a(out, SD_RDMA_BLOB_SUM_OFF));
 }
 
 /* NULL when `blob` is a well-formed blob (then *id holds it), else what is wrong with it. */
@@ -76,16 +135,19 @@ const char *sd_rdma_blob_decode(const void *blob, size_t len, struct sd_rdma_con
 		return "does not start with the connection blob magic";
 	if (b[4] != SD_RDMA_BLOB_VERSION || b[5] != 0)
 		return "has a format version this softdoca does not read";
-	if (sd_get32(b + 60) != sd_fnv1a(b, 60))
+	if (sd_get32(b + SD_RDMA_BLOB_SUM_OFF) != sd_fnv1a(b, SD_RDMA_BLOB_SUM_OFF))
 		return "fails its checksum (altered or corrupted)";
-	if (b[6] != 0 || b[7] != 0 || sd_get32(b + 36) != 0 || sd_get32(b + 56) != 0)
+	if (!sd_rdma_blob_reserved_zero(b))
 		return "has non-zero reserved bytes";
+	if (b[112] != 0 && b[112] != 4 && b[112] != 6)
+		return "names an unknown network address family";
 	id->pid = sd_get32(b + 8);
 	id->conn_id = sd_get32(b + 12);
 	id->start_time = sd_get64(b + 16);
 	id->ctx_serial = sd_get64(b + 24);
 	id->perms = sd_get32(b + 32);
 	memcpy(id->token, b + 40, SD_RDMA_TOKEN_LEN);
+	sd_rdma_blob_get_where(b, &id->at);
 	if (id->pid == 0)
 		return "names no process";
 	return NULL;

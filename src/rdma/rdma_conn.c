@@ -5,8 +5,9 @@
  *
  * A connection that doca_rdma_connect joined to a connection of this same
  * process knows that connection (`peer`): sends go straight into its
- * inbox.  A peer in another process is checked (alive, same start time)
- * and serves the one-sided tasks, whose bytes travel through the RDMA
+ * inbox.  A peer in another process is checked (alive and who its blob
+ * says, rdma_peer.c: through /proc in this PID namespace, by asking the
+ * peer over the network elsewhere) and serves the one-sided tasks, whose bytes travel through the RDMA
  * export of the peer's memory; see docs/rdma.md for what it does not serve.
  *
  * The process registry (a list under one mutex) is touched only by export,
@@ -81,6 +82,10 @@ doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_connectio
 	conn->self.conn_id = conn->id;
 	conn->self.ctx_serial = rdma->serial;
 	conn->self.perms = rdma->permissions;
+	if (sd_rdma_peer_publish(conn, func) != DOCA_SUCCESS) {
+		free(conn);
+		return DOCA_ERROR_OPERATING_SYSTEM; /* logged by the publisher */
+	}
 	atomic_init(&conn->state, SD_RDMA_CONN_EXPORTED);
 	atomic_init(&conn->peer, NULL);
 	sd_rdma_blob_encode(&conn->self, conn->blob);
@@ -177,13 +182,11 @@ doca_error_t sd_rdma_conn_join(struct doca_rdma_connection *conn, const void *bl
 	if (why != NULL)
 		return SD_REJECT_AS(func, DOCA_ERROR_INVALID_VALUE,
 				    "the %zu bytes at %p are not a connection blob: the blob %s", len, blob, why);
-	if (!sd_rdma_process_alive(id.pid, id.start_time))
-		return SD_REJECT_AS(func, DOCA_ERROR_NOT_FOUND,
-				    "the blob's exporter (pid %u) is gone or is another process now (stale blob); "
-				    "export a new one on the peer",
-				    id.pid);
-	if (id.pid == conn->self.pid) {
-		doca_error_t err = sd_rdma_connect_local(conn, &id);
+	doca_error_t err = sd_rdma_peer_verify(conn, &id);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (!conn->remote_net && id.pid == conn->self.pid) {
+		err = sd_rdma_connect_local(conn, &id);
 		if (err != DOCA_SUCCESS)
 			return err;
 	}
@@ -232,6 +235,7 @@ void sd_rdma_conn_free(struct doca_rdma_connection *conn)
 		}
 	sd_rdma_registry_remove_locked(conn);
 	pthread_mutex_unlock(&sd_rdma_registry_lock);
+	sd_rdma_peer_withdraw(conn);
 	conn->magic = 0;
 	free(conn);
 }
@@ -250,6 +254,8 @@ void sd_rdma_conns_stopping(struct doca_rdma *rdma)
 		atomic_store(&c->state, SD_RDMA_CONN_DISCONNECTED);
 	}
 	pthread_mutex_unlock(&sd_rdma_registry_lock);
+	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next)
+		sd_rdma_peer_withdraw(c); /* peers elsewhere get no answer for it from now on */
 }
 
 /* The context reached IDLE or is destroyed: its connections are freed. */
@@ -260,6 +266,7 @@ void sd_rdma_conns_release(struct doca_rdma *rdma)
 		struct doca_rdma_connection *c = rdma->conns;
 		rdma->conns = c->next;
 		sd_rdma_registry_remove_locked(c);
+		sd_rdma_peer_withdraw(c);
 		c->magic = 0;
 		free(c);
 	}

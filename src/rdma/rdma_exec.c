@@ -84,9 +84,9 @@ static doca_error_t sd_rdma_do_atomic(struct sd_rdma_task *t, int op)
 		err = m->remote->atomic64(m, (uint64_t)(uintptr_t)t->dst->data, op, t->op1, t->op2, &old);
 	if (err == DOCA_ERROR_NOT_SUPPORTED)
 		SD_LOG_ERR_AS("doca_task_submit",
-			      "task %p: the peer's memory is reached by copies here (another process without a shared "
-			      "mapping, or another machine), which cannot be atomic; export memory from a shared "
-			      "mapping (memfd or /dev/shm) for remote atomics",
+			      "task %p: the peer's memory is reached by process_vm or /proc/PID/mem copies here (another "
+			      "process of this namespace, no shared mapping), which cannot be atomic; export memory from "
+			      "a shared mapping (memfd or /dev/shm), or reach the peer over UCX (SOFTDOCA_XPROC_PATH=ucx)",
 			      (void *)t);
 	if (err != DOCA_SUCCESS)
 		return err == DOCA_ERROR_NOT_SUPPORTED ? DOCA_ERROR_IO_FAILED : err;

@@ -19,6 +19,7 @@
 #include "sd_dev.h"
 #include "sd_exec.h"
 #include "sd_mem.h"
+#include "sd_presence.h"
 
 #define SD_RDMA_MAGIC 0x52444d41u      /* "RDMA" */
 #define SD_RDMA_CONN_MAGIC 0x52434f4eu /* "RCON" */
@@ -48,7 +49,7 @@ enum sd_rdma_conn_state {
 };
 
 /* Out-of-band connection blob (rdma_blob.c); fixed size, little-endian. */
-#define SD_RDMA_BLOB_LEN 64u
+#define SD_RDMA_BLOB_LEN 160u
 #define SD_RDMA_TOKEN_LEN 16u
 
 /* Identity of one connection end, as a blob carries it. */
@@ -59,6 +60,7 @@ struct sd_rdma_conn_ident {
 	uint64_t ctx_serial; /* of the context, unique in the process */
 	uint32_t perms;      /* the context's permissions: what the peer may do to memory behind it */
 	uint8_t token[SD_RDMA_TOKEN_LEN];
+	struct sd_presence_ref at; /* where the end runs, and how a peer elsewhere checks it (rdma_peer.c) */
 };
 
 /*
@@ -103,6 +105,9 @@ struct doca_rdma_connection {
 	struct doca_rdma_connection *reg_next; /* process registry */
 	bool failure_reported;
 	struct sd_rdma_cm_link *cm; /* connection-manager side of it; NULL for a blob connection */
+	bool remote_net; /* the peer was checked over the network: another namespace or machine */
+	void *presence;  /* this end's published record (rdma_peer.c), NULL when not offered */
+	uint8_t presence_rec[SD_PRESENCE_REC_LEN] __attribute__((aligned(8)));
 };
 
 struct doca_rdma_addr {
@@ -216,6 +221,11 @@ void sd_rdma_blob_encode(const struct sd_rdma_conn_ident *id, uint8_t out[SD_RDM
 const char *sd_rdma_blob_decode(const void *blob, size_t len, struct sd_rdma_conn_ident *id);
 int sd_rdma_self_identity(uint32_t *pid, uint64_t *start_time);
 bool sd_rdma_process_alive(uint32_t pid, uint64_t start_time);
+
+/* rdma_peer.c: publishing a connection's end, and checking the peer's end at connect. */
+doca_error_t sd_rdma_peer_publish(struct doca_rdma_connection *conn, const char *func);
+void sd_rdma_peer_withdraw(struct doca_rdma_connection *conn);
+doca_error_t sd_rdma_peer_verify(struct doca_rdma_connection *conn, struct sd_rdma_conn_ident *id);
 
 /* rdma_recv.c: the receive side of messages. */
 bool sd_rdma_inbox_pending(struct doca_rdma *rdma);

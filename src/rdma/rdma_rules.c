@@ -30,6 +30,12 @@ doca_error_t sd_rdma_rule_conn(const struct sd_rdma_task *t, bool needs_peer)
 			    "task %p: connection %u is not connected (never connected with doca_rdma_connect, or the "
 			    "peer disconnected or stopped) [R2]",
 			    (const void *)t, t->conn->id);
+	if (needs_peer && t->conn->remote_net)
+		return RULE(DOCA_ERROR_NOT_SUPPORTED,
+			    "task %p: connection %u leads to another namespace or machine; messages (sends, "
+			    "immediates) are not carried across namespaces, only reads, writes and atomics "
+			    "(docs/rdma.md) [R3n]",
+			    (const void *)t, t->conn->id);
 	if (needs_peer && atomic_load_explicit(&t->conn->peer, memory_order_acquire) == NULL)
 		return RULE(DOCA_ERROR_NOT_SUPPORTED,
 			    "task %p: connection %u leads to another process; this build carries sends and "

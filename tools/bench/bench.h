@@ -11,6 +11,7 @@
  *   bench_cpu.c       the CPU baselines: memcpy and process_vm_readv
  *   bench_comch.c     Comch messages, through libdoca_comch opened at run time
  *   bench_comch_fp.c  the Comch fast path (producer -> consumer) on the same connection
+ *   bench_rdma.c      DOCA RDMA write and read between two contexts of this process
  *   bench_remote.c    the companion process that exports memory (--mem remote)
  *   bench_hist.c      latency histogram and percentiles
  *   bench_clock.c     the tick clock
@@ -63,7 +64,16 @@ extern const char *bench_prog;
 
 enum bench_mode { BENCH_THROUGHPUT, BENCH_LATENCY };
 enum bench_mem { BENCH_MEM_LOCAL, BENCH_MEM_REMOTE };
-enum bench_method { METHOD_DMA, METHOD_MEMCPY, METHOD_PVR, METHOD_COMCH, METHOD_COMCH_FP, METHOD_COUNT };
+enum bench_method {
+	METHOD_DMA,
+	METHOD_MEMCPY,
+	METHOD_PVR,
+	METHOD_COMCH,
+	METHOD_COMCH_FP,
+	METHOD_RDMA_WRITE,
+	METHOD_RDMA_READ,
+	METHOD_COUNT
+};
 
 struct bench_options {
 	enum bench_mode mode;
@@ -330,6 +340,11 @@ void bench_comch_link(struct bench_comch *c, struct bench_comch_link *link);
 /* The Comch fast path (bench_comch_fp.c): host producer -> DPU consumer, one PE. */
 void bench_comch_fp_point(struct bench_comch *c, const struct bench_point *p, struct bench_result *r);
 void bench_comch_close(struct bench_comch *c);
+
+/* ---- DOCA RDMA (bench_rdma.c) ---- */
+
+/* RDMA write or read (p->method) between two contexts of this process on one PE. */
+void bench_rdma_point(const struct bench_options *o, const struct bench_point *p, struct bench_result *r);
 
 /* ---- progress bar (bench_progress.c) ---- */
 

@@ -8,6 +8,9 @@
  *           fits in one message;
  *   comch_fp the Comch fast path: a producer's send into a buffer a
  *           consumer posted, when libdoca_comch is present;
+ *   rdma_write, rdma_read  a DOCA RDMA write into (read from) memory a
+ *           peer context of this process exported for RDMA: the network
+ *           leg's API, measured where the bytes stay on this machine;
  *   memcpy  a plain CPU copy (local memory), or process_vm_readv when the
  *           source is in another process (--mem remote).
  * The rule (also in docs/benchmarks.md and softdoca-bench(1)):
@@ -35,18 +38,19 @@ static void measure(struct bench *b, struct bench_comch *comch, const char *comc
 		    struct candidate c[METHOD_COUNT], unsigned int *progress_index)
 {
 	enum bench_method cpu = b->opts.mem == BENCH_MEM_REMOTE ? METHOD_PVR : METHOD_MEMCPY;
-	enum bench_method order[] = {METHOD_DMA, cpu, METHOD_COMCH, METHOD_COMCH_FP};
-	struct bench_point p[4];
-	struct bench_result r[4];
+	enum bench_method order[] = {METHOD_DMA, cpu, METHOD_COMCH, METHOD_COMCH_FP, METHOD_RDMA_WRITE, METHOD_RDMA_READ};
+	enum { N = sizeof(order) / sizeof(order[0]) };
+	struct bench_point p[N];
+	struct bench_result r[N];
 
-	for (unsigned int k = 0; k < 4; k++)
+	for (unsigned int k = 0; k < N; k++)
 		p[k] = (struct bench_point){.size = size,
 					   .method = order[k],
 					   .mode = BENCH_THROUGHPUT,
 					   .threads = order[k] >= METHOD_COMCH ? 1 : b->opts.threads,
 					   .depth = b->opts.queue_depth};
-	bench_measure_group(b, comch, comch_why, p, 4, r, progress_index);
-	for (unsigned int k = 0; k < 4; k++) {
+	bench_measure_group(b, comch, comch_why, p, N, r, progress_index);
+	for (unsigned int k = 0; k < N; k++) {
 		struct candidate *x = &c[order[k]];
 
 		x->r = r[k];
@@ -59,12 +63,12 @@ static void print_candidate(const struct candidate *x, enum bench_method m)
 	char rate[32];
 
 	if (!x->measured) {
-		printf("  %-8s %s\n", bench_method_name(m),
+		printf("  %-10s %s\n", bench_method_name(m),
 		       x->r.note[0] != '\0' ? x->r.note : (x->r.errors != 0 ? "failed" : "n/a"));
 		return;
 	}
 	bench_format_rate(x->r.ops_per_s, rate, sizeof(rate));
-	printf("  %-8s %9.2f GB/s  %10s jobs/s\n", bench_method_name(m), x->r.bytes_per_s / 1e9, rate);
+	printf("  %-10s %9.2f GB/s  %10s jobs/s\n", bench_method_name(m), x->r.bytes_per_s / 1e9, rate);
 }
 
 /* Apply the rule; prints the recommendation line. */
@@ -113,7 +117,7 @@ static const char *env_or(const char *name, const char *fallback)
 static void print_what_was_measured(const struct bench *b)
 {
 	printf("Measured on this machine: dma ran on %s through softdoca's %s engine (SOFTDOCA_ENGINE;\n"
-	       "  DMA workers: %s), so its copies used this machine's CPU, as memcpy, comch and comch_fp did.\n"
+	       "  DMA workers: %s), so its copies used this machine's CPU, as memcpy, comch, comch_fp and rdma did.\n"
 	       "  On a BlueField or ConnectX the DMA engine moves the bytes without the CPU, at the card's\n"
 	       "  own rates: this advice is for running on softdoca here; for a card, measure there with\n"
 	       "  DOCA Bench (doca_bench --pipeline-steps doca_dma).\n",
@@ -124,7 +128,7 @@ int bench_advise(struct bench *b, struct bench_comch *comch, const char *comch_w
 {
 	const struct bench_options *o = &b->opts;
 	struct candidate c[BENCH_MAX_SIZES][METHOD_COUNT];
-	unsigned int total = o->n_advise * 4 * o->repeat;
+	unsigned int total = o->n_advise * 6 * o->repeat;
 	unsigned int index = 0;
 	double planned = o->tasks != 0 ? 0 : total * (o->duration_s + (o->duration_s / 10 > 0.1 ? 0.1 : o->duration_s / 10));
 	int rc = BENCH_EXIT_OK;
@@ -159,6 +163,8 @@ int bench_advise(struct bench *b, struct bench_comch *comch, const char *comch_w
 			print_candidate(&c[i][METHOD_MEMCPY], METHOD_MEMCPY);
 		print_candidate(&c[i][METHOD_COMCH], METHOD_COMCH);
 		print_candidate(&c[i][METHOD_COMCH_FP], METHOD_COMCH_FP);
+		print_candidate(&c[i][METHOD_RDMA_WRITE], METHOD_RDMA_WRITE);
+		print_candidate(&c[i][METHOD_RDMA_READ], METHOD_RDMA_READ);
 		recommend(c[i]);
 		for (int m = 0; m < METHOD_COUNT; m++)
 			if (c[i][m].r.errors != 0 || c[i][m].r.bad_bytes_jobs != 0)

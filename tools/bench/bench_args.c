@@ -23,8 +23,9 @@ static void usage(FILE *out)
 {
 	fprintf(out,
 		"Usage: softdoca-bench [OPTIONS]\n"
-		"Measure DOCA DMA memcpy tasks against CPU memcpy, process_vm_readv and Comch\n"
-		"messages, in one run and on the same buffers, on this machine.\n"
+		"Measure DOCA DMA memcpy tasks against CPU memcpy, process_vm_readv, Comch\n"
+		"messages, the Comch fast path and DOCA RDMA write and read tasks, in one run\n"
+		"and on the same buffers, on this machine.\n"
 		"\n"
 		"What to measure:\n"
 		"  -m, --mode MODE          throughput (default) or latency (p50, p90, p99, p99.9, max)\n"
@@ -42,7 +43,7 @@ static void usage(FILE *out)
 		"      --mem MODE           local (default) or remote: the source lives in a companion\n"
 		"                           process that exports it (needs the cross-process engine)\n"
 		"  -p, --pci-addr ADDR      DMA device (default: the first that can run memcpy tasks)\n"
-		"      --no-baselines       DMA only: no memcpy, process_vm_readv or Comch\n"
+		"      --no-baselines       DMA only: no memcpy, process_vm_readv, Comch or RDMA\n"
 		"      --verify             check every byte of every job (slower; off by default)\n"
 		"      --targets            measure what softdoca's own performance targets need and\n"
 		"                           show the targets next to the numbers (only then)\n"

@@ -40,6 +40,8 @@ static void plan_sweep(const struct bench_options *o, struct plan *plan)
 		add(plan, o->sizes[i], METHOD_PVR, o->mode, o->threads, o->queue_depth);
 		add(plan, o->sizes[i], METHOD_COMCH, o->mode, o->threads, o->queue_depth);
 		add(plan, o->sizes[i], METHOD_COMCH_FP, o->mode, o->threads, o->queue_depth);
+		add(plan, o->sizes[i], METHOD_RDMA_WRITE, o->mode, o->threads, o->queue_depth);
+		add(plan, o->sizes[i], METHOD_RDMA_READ, o->mode, o->threads, o->queue_depth);
 	}
 }
 

@@ -14,7 +14,7 @@
 
 const char *bench_method_name(enum bench_method m)
 {
-	static const char *const names[METHOD_COUNT] = {"dma", "memcpy", "pvr", "comch", "comch_fp"};
+	static const char *const names[METHOD_COUNT] = {"dma", "memcpy", "pvr", "comch", "comch_fp", "rdma_write", "rdma_read"};
 
 	return (unsigned int)m < METHOD_COUNT ? names[m] : "?";
 }
@@ -143,11 +143,11 @@ static void print_throughput_row(const struct bench_result *r, const struct benc
 
 	bench_format_size(r->point.size, size, sizeof(size));
 	if (!r->available) {
-		printf("%-10s %-7s %7u  %-58s\n", size, bench_method_name(r->point.method), r->point.threads, r->note);
+		printf("%-10s %-10s %7u  %-58s\n", size, bench_method_name(r->point.method), r->point.threads, r->note);
 		return;
 	}
 	bench_format_rate(r->ops_per_s, rate, sizeof(rate));
-	printf("%-10s %-7s %7u %12s %9.2f ", size, bench_method_name(r->point.method), r->point.threads, rate,
+	printf("%-10s %-10s %7u %12s %9.2f ", size, bench_method_name(r->point.method), r->point.threads, rate,
 	       r->bytes_per_s / 1e9);
 	if (isnan(ratio))
 		printf("%9s", "-");
@@ -162,10 +162,10 @@ static void print_latency_row(const struct bench_result *r)
 
 	bench_format_size(r->point.size, size, sizeof(size));
 	if (!r->available) {
-		printf("%-10s %-7s %7u  %s\n", size, bench_method_name(r->point.method), r->point.threads, r->note);
+		printf("%-10s %-10s %7u  %s\n", size, bench_method_name(r->point.method), r->point.threads, r->note);
 		return;
 	}
-	printf("%-10s %-7s %7u %9.0f %9.0f %9.0f %9.0f %10.0f %10llu %4.0f%%  %s\n", size,
+	printf("%-10s %-10s %7u %9.0f %9.0f %9.0f %9.0f %10.0f %10llu %4.0f%%  %s\n", size,
 	       bench_method_name(r->point.method), r->point.threads, r->lat.p50, r->lat.p90, r->lat.p99, r->lat.p999,
 	       r->lat.max, (unsigned long long)r->ops, r->cpu_share * 100, r->note);
 }
@@ -181,7 +181,7 @@ void bench_print_results(const struct bench *b, const struct bench_result *r, un
 		any_lat |= r[i].point.mode == BENCH_LATENCY;
 	}
 	if (any_tput) {
-		printf("%-10s %-7s %7s %12s %9s %9s %9s %5s  %s\n", "size", "method", "threads", "jobs/s", "GB/s",
+		printf("%-10s %-10s %7s %12s %9s %9s %9s %5s  %s\n", "size", "method", "threads", "jobs/s", "GB/s",
 		       "vs memcpy", "in flight", "cpu", "note");
 		for (unsigned int i = 0; i < n; i++)
 			if (r[i].point.mode == BENCH_THROUGHPUT)
@@ -190,7 +190,7 @@ void bench_print_results(const struct bench *b, const struct bench_result *r, un
 	if (any_tput && any_lat)
 		putchar('\n');
 	if (any_lat) {
-		printf("%-10s %-7s %7s %9s %9s %9s %9s %10s %10s %5s  %s\n", "size", "method", "threads", "p50 ns",
+		printf("%-10s %-10s %7s %9s %9s %9s %9s %10s %10s %5s  %s\n", "size", "method", "threads", "p50 ns",
 		       "p90 ns", "p99 ns", "p99.9 ns", "max ns", "jobs", "cpu", "note");
 		for (unsigned int i = 0; i < n; i++)
 			if (r[i].point.mode == BENCH_LATENCY)

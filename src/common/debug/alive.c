@@ -115,6 +115,18 @@ void sd_alive_add(enum sd_alive_kind kind, void *obj)
 	sd_alive_unlock();
 }
 
+void sd_alive_add_bufs(enum sd_alive_kind kind, void *obj, sd_alive_bufs_fn count)
+{
+	struct sd_alive_entry *e;
+
+	sd_alive_add(kind, obj);
+	sd_alive_lock();
+	e = sd_alive_find_locked(obj);
+	if (e != NULL && e->kind == kind)
+		e->count_bufs = count;
+	sd_alive_unlock();
+}
+
 void sd_alive_remove(void *obj)
 {
 	ptrdiff_t i;

@@ -13,9 +13,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <doca_buf_inventory.h>
-#include <doca_buf_pool.h>
-
 #include "debug_priv.h"
 #include "sd_dev.h"
 #include "sd_exec.h"
@@ -153,14 +150,14 @@ size_t sd_describe_entry(const struct sd_alive_entry *e, char *out, size_t len)
 		sd_describe_mmap(e->obj, out, len, &pos);
 		break;
 	case SD_ALIVE_INVENTORY:
-		(void)doca_buf_inventory_get_num_elements(e->obj, &total);
-		(void)doca_buf_inventory_get_num_free_elements(e->obj, &free_n);
+		if (e->count_bufs != NULL)
+			e->count_bufs(e->obj, &total, &free_n);
 		sd_describe_bufs("doca_buf_inventory", e->obj, total, free_n, "doca_buf_inventory_destroy", out, len,
 				 &pos);
 		break;
 	case SD_ALIVE_POOL:
-		(void)doca_buf_pool_get_num_elements(e->obj, &total);
-		(void)doca_buf_pool_get_num_free_elements(e->obj, &free_n);
+		if (e->count_bufs != NULL)
+			e->count_bufs(e->obj, &total, &free_n);
 		sd_describe_bufs("doca_buf_pool", e->obj, total, free_n, "doca_buf_pool_destroy", out, len, &pos);
 		break;
 	case SD_ALIVE_DEV:

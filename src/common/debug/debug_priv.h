@@ -23,6 +23,7 @@ struct sd_alive_entry {
 	enum sd_alive_kind kind;
 	pid_t pid;       /* process that created it (a forked child inherits the table) */
 	uint32_t serial; /* per kind, from 1, in creation order */
+	sd_alive_bufs_fn count_bufs; /* inventories and pools: their counter */
 	/* Contexts: why the context is STOPPING after a failed task (malloc'd), and
 	 * whether a follow-on error already told it. */
 	char *stop_reason;

@@ -27,12 +27,10 @@
 #include <string.h>
 
 #include "debug_priv.h"
-#include "sd_engine.h"
 #include "sd_exec.h"
 #include "sd_log.h"
 
 static struct sd_fault_spec sd_faults;
-static void sd_delay_announce(void);
 static bool sd_faults_armed;
 static atomic_bool sd_faults_told; /* the armed clauses were logged */
 static char sd_faults_origin[160];
@@ -97,8 +95,15 @@ void sd_faults_arm(const struct sd_fault_spec *spec, const char *origin)
 	atomic_store(&sd_faults_told, false);
 	if (spec->n != 0)
 		priv_doca_debug_flags |= SD_DEBUG_FAULTS;
-	if (spec->has_delay)
-		priv_doca_engine_set_delay(spec->delay_us, spec->seed);
+}
+
+bool sd_faults_delay(uint32_t *max_us, uint64_t *seed)
+{
+	if (!sd_faults_armed || !sd_faults.has_delay)
+		return false;
+	*max_us = sd_faults.delay_us;
+	*seed = sd_faults.seed;
+	return true;
 }
 
 /* What a clause does, in words, for the armed record. */
@@ -146,7 +151,6 @@ void sd_faults_announce(void)
 		priv_doca_sdk_log(DOCA_LOG_LEVEL_INFO, "SOFTDOCA_FAULTS",
 				  "delay armed from %s: completions are held back up to %u us (seed %llu)", sd_faults_origin,
 				  sd_faults.delay_us, (unsigned long long)sd_faults.seed);
-	sd_delay_announce();
 }
 
 void sd_faults_report_exit(void)
@@ -386,26 +390,3 @@ void sd_faults_topology_commit(void)
 	sd_faults_announce();
 }
 
-/* ---- completion delay: the worker engine's knob ---- */
-
-/*
- * Called by sd_faults_announce.  The delay is handed to the asynchronous
- * cpu engine (priv_doca_engine_set_delay, SOFTDOCA_DMA_CHAOS's knob); only
- * DMA contexts on that engine have completions to hold back.
- */
-static void sd_delay_announce(void)
-{
-	if (!sd_faults.has_delay || sd_faults.delay_us == 0)
-		return;
-	if (priv_doca_engine_workers() == 0)
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_WARNING, "SOFTDOCA_FAULTS",
-				  "delay=%u delays only the completions of DMA contexts on the workers engine, and "
-				  "SOFTDOCA_DMA_WORKERS selects none: unless a topology device sets dma_workers, "
-				  "nothing is delayed",
-				  sd_faults.delay_us);
-	else
-		priv_doca_sdk_log(DOCA_LOG_LEVEL_INFO, "SOFTDOCA_FAULTS",
-				  "delay=%u: completions of DMA contexts on the workers engine are held back up to %u "
-				  "microseconds (seed %llu)",
-				  sd_faults.delay_us, sd_faults.delay_us, (unsigned long long)sd_faults.seed);
-}

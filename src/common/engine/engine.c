@@ -8,10 +8,13 @@
  * default: it serves only the GPU devices that name it.
  */
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_priv.h"
+#include "sd_debug.h"
 #include "sd_dev.h"
 #include "sd_log.h"
 
@@ -64,11 +67,38 @@ const struct sd_engine *priv_doca_engine_default(void)
 	return sd_engine_chosen;
 }
 
+/*
+ * A completion delay armed by fault injection holds back only the worker
+ * engine's completions: say once which of the two a DMA context got, so a
+ * delay that delays nothing is not a silent no-op.
+ */
+static void sd_engine_note_fault_delay(bool async)
+{
+	static atomic_bool told;
+	uint32_t max_us;
+	uint64_t seed;
+
+	if (!sd_faults_delay(&max_us, &seed) || max_us == 0 || atomic_exchange(&told, true))
+		return;
+	if (async)
+		priv_doca_sdk_log(DOCA_LOG_LEVEL_INFO, "SOFTDOCA_FAULTS",
+				  "delay=%u: completions of DMA contexts on the workers engine are held back up to %u "
+				  "microseconds (seed %llu)",
+				  max_us, max_us, (unsigned long long)seed);
+	else
+		priv_doca_sdk_log(DOCA_LOG_LEVEL_WARNING, "SOFTDOCA_FAULTS",
+				  "delay=%u delays only the completions of DMA contexts on the workers engine, and this "
+				  "DMA context's device runs on another one (neither SOFTDOCA_DMA_WORKERS nor the "
+				  "device's dma_workers selects workers): its completions are not delayed",
+				  max_us);
+}
+
 const struct sd_engine *priv_doca_engine_for_dma(const struct sd_device *node)
 {
 	const struct sd_engine *e = node->engine != NULL ? node->engine : priv_doca_engine_default();
 
 	if (e == &sd_cpu_engine && priv_doca_engine_workers_for(node) > 0)
-		return &sd_workers_engine;
+		e = &sd_workers_engine;
+	sd_engine_note_fault_delay(e == &sd_workers_engine);
 	return e;
 }

@@ -63,6 +63,15 @@ static bool sd_pool_valid(const struct doca_buf_pool *pool)
 					 (const void *)(p), (p)->num_elements - (p)->num_free, what); \
 	} while (0)
 
+/* The exit report's count of a live pool (see sd_alive_add_bufs). */
+static void sd_pool_count_bufs(const void *obj, uint32_t *total, uint32_t *free_n)
+{
+	const struct doca_buf_pool *pool = obj;
+
+	*total = pool->num_elements;
+	*free_n = pool->num_free;
+}
+
 DOCA_STABLE
 doca_error_t doca_buf_pool_create(size_t num_elements, size_t element_size, const struct doca_mmap *mmap,
 				  struct doca_buf_pool **buf_pool)
@@ -101,7 +110,7 @@ doca_error_t doca_buf_pool_create(size_t num_elements, size_t element_size, cons
 		slots[i].last = &slots[i];
 		slots[i].list_len = 1;
 	}
-	sd_alive_add(SD_ALIVE_POOL, pool); /* issue 12: what is alive */
+	sd_alive_add_bufs(SD_ALIVE_POOL, pool, sd_pool_count_bufs); /* issue 12: what is alive */
 	*buf_pool = pool;
 	return DOCA_SUCCESS;
 }

@@ -107,6 +107,15 @@ static void sd_inventory_free(struct doca_buf_inventory *inv)
 	free(inv);
 }
 
+/* The exit report's count of a live inventory (see sd_alive_add_bufs). */
+static void sd_inventory_count_bufs(const void *obj, uint32_t *total, uint32_t *free_n)
+{
+	const struct doca_buf_inventory *inv = obj;
+
+	*total = inv->num_elements;
+	*free_n = inv->num_free;
+}
+
 DOCA_STABLE
 doca_error_t doca_buf_inventory_create(size_t num_elements, struct doca_buf_inventory **inventory)
 {
@@ -123,7 +132,7 @@ doca_error_t doca_buf_inventory_create(size_t num_elements, struct doca_buf_inve
 		sd_inventory_free(inv);
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "cannot allocate %zu buffer descriptors", num_elements);
 	}
-	sd_alive_add(SD_ALIVE_INVENTORY, inv); /* issue 12: what is alive */
+	sd_alive_add_bufs(SD_ALIVE_INVENTORY, inv, sd_inventory_count_bufs); /* issue 12: what is alive */
 	*inventory = inv;
 	return DOCA_SUCCESS;
 }

@@ -30,6 +30,11 @@ static struct sd_xp_export *sd_xp_registry; /* live exports of this process */
 static _Atomic uint64_t sd_xp_next_export_id = 1;
 static uint32_t sd_xp_swept_by; /* pid that last swept stale records (once per process) */
 
+uint64_t sd_xp_export_id_next(void)
+{
+	return atomic_fetch_add(&sd_xp_next_export_id, 1);
+}
+
 static void sd_xp_registry_add(struct sd_xp_export *exp)
 {
 	pthread_mutex_lock(&sd_xp_registry_lock);
@@ -132,7 +137,7 @@ static int sd_xp_export_fill_base(struct sd_xp_export *exp, struct doca_mmap *mm
 	b->kind = SD_XP_KIND_PCI;
 	b->access_mask = mmap->access_mask;
 	b->generation = mmap->xproc_generation + 1;
-	b->export_id = atomic_fetch_add(&sd_xp_next_export_id, 1);
+	b->export_id = sd_xp_export_id_next();
 	b->addr = (uint64_t)(uintptr_t)mmap->addr;
 	b->len = mmap->len;
 	b->shared.fd = -1;

@@ -6,7 +6,8 @@
  * host name (a container name in a compose network); it is resolved when
  * it is used, not when it is read, because the other side may start later.
  * The variable wins over the topology file's `peer` key.  Nothing here
- * runs per task.
+ * runs per task.  The text form itself is parsed in dev/peer_addr.c, below
+ * both this file and the topology parser that checks the `peer` key.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -19,72 +20,6 @@
 
 #include "sd_dev.h"
 #include "sd_peer.h"
-
-static bool sd_peer_host_ok(const char *host)
-{
-	if (host[0] == '\0')
-		return false;
-	for (const char *c = host; *c != '\0'; c++)
-		if (*c <= ' ' || *c > '~' || *c == '/' || *c == '[' || *c == ']')
-			return false;
-	return true;
-}
-
-static bool sd_peer_port(const char *text, uint16_t *port)
-{
-	char *end;
-	unsigned long v;
-
-	if (text[0] < '0' || text[0] > '9')
-		return false;
-	errno = 0;
-	v = strtoul(text, &end, 10);
-	if (errno != 0 || *end != '\0' || v == 0 || v > 65535)
-		return false;
-	*port = (uint16_t)v;
-	return true;
-}
-
-static bool sd_peer_fail(char *why, size_t why_len, const char *text)
-{
-	snprintf(why, why_len, "%s", text);
-	return false;
-}
-
-bool sd_peer_parse(const char *text, struct sd_peer *out, char *why, size_t why_len)
-{
-	const char *colon;
-	size_t host_len;
-
-	memset(out, 0, sizeof(*out));
-	out->port = SD_PEER_DEFAULT_PORT;
-	if (text[0] == '[') {
-		const char *close = strchr(text, ']');
-
-		if (close == NULL)
-			return sd_peer_fail(why, why_len, "opens '[' without closing it");
-		host_len = (size_t)(close - text - 1);
-		if (close[1] != '\0' && (close[1] != ':' || !sd_peer_port(close + 2, &out->port)))
-			return sd_peer_fail(why, why_len, "has something other than :PORT (1 to 65535) after ']'");
-		text++;
-	} else {
-		colon = strchr(text, ':');
-		if (colon != NULL && strchr(colon + 1, ':') == NULL) {
-			host_len = (size_t)(colon - text);
-			if (!sd_peer_port(colon + 1, &out->port))
-				return sd_peer_fail(why, why_len, "has a port that is not a number from 1 to 65535");
-		} else {
-			host_len = strlen(text); /* no colon, or a bare IPv6 address */
-		}
-	}
-	if (host_len == 0 || host_len >= sizeof(out->host))
-		return sd_peer_fail(why, why_len, "has no address, or one longer than 255 characters");
-	memcpy(out->host, text, host_len);
-	out->host[host_len] = '\0';
-	if (!sd_peer_host_ok(out->host))
-		return sd_peer_fail(why, why_len, "is not an IP address or host name");
-	return true;
-}
 
 int priv_doca_peer_get(struct sd_peer *out, char *why, size_t why_len)
 {

@@ -12,6 +12,7 @@
  *   xproc_net.c       SOFTDOCA_PEER: where the other side of the link runs
  *   xproc_ucx.c       the UCX transport: opening its module, exports that
  *                     offer a network endpoint, imports that use one
+ *   xproc_presence.c  a small record peers anywhere can check (sd_presence.h)
  */
 #ifndef SD_XPROC_PRIV_H
 #define SD_XPROC_PRIV_H
@@ -123,6 +124,9 @@ struct sd_xp_export {
 	struct sd_xp_export *next; /* registry of this process's live exports */
 };
 
+/* A new export id, unique among this process's exports (and presences, sd_presence.h). */
+uint64_t sd_xp_export_id_next(void);
+
 /* Look for a shared file behind [addr, addr + len); fills `sh` (fd is a dup we own). */
 bool sd_xp_shared_find(uint64_t addr, uint64_t len, bool writable, struct sd_xp_shared *sh);
 
@@ -217,6 +221,12 @@ struct doca_mmap;
 void sd_xp_ucx_export_attach(struct sd_xp_export *exp);
 /* Cut every UCX peer off the export (before its record retires). */
 void sd_xp_ucx_export_detach(struct sd_xp_export *exp);
+
+/* Where this process's exports listen; false when they offer no network endpoint. */
+bool sd_xp_ucx_bind(struct sd_xp_net *bind);
+/* The loaded UCX transport, or NULL; *why then says why it is missing. */
+struct sd_ucx_module;
+const struct sd_ucx_module *sd_xp_ucx_module(const char **why);
 
 /* True when an import of `d` goes through UCX (another namespace, or forced). */
 bool sd_xp_ucx_chosen(const struct sd_xp_desc *d);

@@ -184,6 +184,19 @@ static bool sd_xp_ucx_bind_addr(struct sd_xp_net *bind)
 	return true;
 }
 
+bool sd_xp_ucx_bind(struct sd_xp_net *bind)
+{
+	return sd_xp_ucx_bind_addr(bind);
+}
+
+const struct sd_ucx_module *sd_xp_ucx_module(const char **why)
+{
+	const struct sd_ucx_module *mod = sd_xp_ucx();
+
+	*why = sd_xp_ucx_missing;
+	return mod;
+}
+
 void sd_xp_ucx_export_attach(struct sd_xp_export *exp)
 {
 	struct sd_ucx_export_args args = {
@@ -192,6 +205,7 @@ void sd_xp_ucx_export_attach(struct sd_xp_export *exp)
 		.addr = exp->base.addr,
 		.len = exp->base.len,
 		.writable = sd_xp_export_writable(exp->base.access_mask),
+		.access_mask = exp->base.access_mask,
 	};
 	const struct sd_ucx_module *mod;
 	struct sd_xp_net where;
@@ -265,6 +279,8 @@ doca_error_t sd_xp_ucx_import(const char *func, struct doca_mmap *mmap, const st
 		.addr = d->addr,
 		.len = d->len,
 		.writable = sd_xp_kind_writable(d->access_mask, d->kind),
+		.kind = d->kind,
+		.access_mask = d->access_mask,
 		.pid = d->who.pid,
 		.peer = d->net,
 	};

@@ -24,7 +24,7 @@
 
 #include "xproc_desc.h"
 
-#define SD_UCX_MODULE_ABI 1u
+#define SD_UCX_MODULE_ABI 2u
 #define SD_UCX_MODULE_FILE "libsoftdoca_xproc_ucx.so"
 #define SD_UCX_MODULE_ENTRY "priv_doca_xproc_ucx_module"
 
@@ -36,7 +36,8 @@ struct sd_ucx_export_args {
 	uint32_t generation;
 	uint8_t token[SD_XP_TOKEN_LEN];
 	uint64_t addr, len; /* the exported range, this process's addresses */
-	bool writable;      /* PCI_READ_WRITE: peers may put */
+	bool writable;      /* some descriptor kind may write: peers may put */
+	uint32_t access_mask; /* the exporter's own rights, granted to every peer (enforced by it) */
 	struct sd_xp_net bind; /* local address to listen on; port 0 lets the kernel choose */
 };
 
@@ -47,6 +48,8 @@ struct sd_ucx_import_args {
 	uint8_t token[SD_XP_TOKEN_LEN];
 	uint64_t addr, len;
 	bool writable;
+	uint8_t kind;         /* SD_XP_KIND_PCI or SD_XP_KIND_RDMA: which rights apply */
+	uint32_t access_mask; /* the rights the descriptor claims (the exporter's grant decides) */
 	uint32_t pid;         /* exporter's pid in its own namespace (diagnostics only) */
 	struct sd_xp_net peer; /* the exporter's listener */
 };

@@ -16,8 +16,9 @@
  * on thread timing.  Off by default; a malformed value logs one WARNING
  * when the first worker queue opens and leaves chaos off.
  *
- * priv_doca_engine_set_delay() sets the same from inside the library (fault
- * injection); it applies to queues opened afterwards.
+ * A delay armed by fault injection (SOFTDOCA_FAULTS=delay=N, see
+ * debug/faults.c) wins over this variable; it is read when a queue opens,
+ * so it applies to queues opened after it was armed.
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -25,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "sd_debug.h"
 #include "sd_log.h"
 #include "workers_priv.h"
 
@@ -135,23 +137,26 @@ static void sd_chaos_configure(void)
 
 uint32_t sd_chaos_max_ns(void)
 {
+	uint32_t fault_us;
+	uint64_t fault_seed, ns;
+
+	if (sd_faults_delay(&fault_us, &fault_seed)) {
+		ns = (uint64_t)fault_us * 1000u;
+		return (uint32_t)(ns > UINT32_MAX ? UINT32_MAX : ns);
+	}
 	(void)pthread_once(&sd_chaos_once, sd_chaos_configure);
 	return atomic_load(&sd_chaos_max);
 }
 
 uint64_t sd_chaos_seed(void)
 {
+	uint32_t fault_us;
+	uint64_t fault_seed;
+
+	if (sd_faults_delay(&fault_us, &fault_seed))
+		return fault_seed;
 	(void)pthread_once(&sd_chaos_once, sd_chaos_configure);
 	return atomic_load(&sd_chaos_seed_value);
-}
-
-void priv_doca_engine_set_delay(uint32_t max_us, uint64_t seed)
-{
-	uint64_t ns = (uint64_t)max_us * 1000u;
-
-	(void)pthread_once(&sd_chaos_once, sd_chaos_configure);
-	atomic_store(&sd_chaos_seed_value, seed);
-	atomic_store(&sd_chaos_max, (uint32_t)(ns > UINT32_MAX ? UINT32_MAX : ns));
 }
 
 /* splitmix64: a well-mixed sequence from any state, one multiply chain per draw. */

@@ -72,9 +72,10 @@ static void sd_ucx_import_dead(struct sd_ucx_import *imp, const char *fmt, const
 
 /* ---- answers and errors (inside progress, lock held) ---- */
 
+/* The range must be the descriptor's; the rights are the exporter's, whatever the descriptor says. */
 static bool sd_ucx_grant_matches(const struct sd_ucx_import *imp, const struct sd_ucx_grant *g)
 {
-	return g->addr == imp->args.addr && g->len == imp->args.len && g->writable == imp->args.writable;
+	return g->addr == imp->args.addr && g->len == imp->args.len;
 }
 
 static ucs_status_t sd_ucx_on_grant(void *arg, const void *header, size_t header_length, void *data, size_t length,
@@ -93,7 +94,7 @@ static ucs_status_t sd_ucx_on_grant(void *arg, const void *header, size_t header
 	if (imp == NULL || atomic_load(&imp->state) != SD_UCX_CONNECTING || imp->ep == NULL)
 		return UCS_OK;
 	if (!sd_ucx_grant_matches(imp, &g)) {
-		sd_ucx_import_dead(imp, "the exporter granted a range or permission other than the descriptor's%s", "");
+		sd_ucx_import_dead(imp, "the exporter granted a range other than the descriptor's%s", "");
 		return UCS_OK;
 	}
 	st = ucp_ep_rkey_unpack(imp->ep, g.rkey, &imp->rkey);
@@ -101,6 +102,9 @@ static ucs_status_t sd_ucx_on_grant(void *arg, const void *header, size_t header
 		sd_ucx_import_dead(imp, "UCX cannot unpack the exporter's remote key: %s", ucs_status_string(st));
 		return UCS_OK;
 	}
+	imp->granted = g.writable ? g.access_mask : g.access_mask & ~(uint32_t)(DOCA_ACCESS_FLAG_PCI_READ_WRITE |
+										 DOCA_ACCESS_FLAG_RDMA_WRITE |
+										 DOCA_ACCESS_FLAG_RDMA_ATOMIC);
 	atomic_store(&imp->state, SD_UCX_READY);
 	return UCS_OK;
 }

@@ -10,7 +10,7 @@
  *                  by a library thread; who may reach which export
  *   ucx_client.c   the importing side: one worker for the process, one
  *                  endpoint per import, the handshake
- *   ucx_rma.c      an import's accesses: ucp_get_nbx / ucp_put_nbx
+ *   ucx_rma.c      an import's accesses: ucp_get_nbx, ucp_put_nbx, ucp_atomic_op_nbx
  *   ucx_module.c   the table libdoca_common opens (xproc_ucx_module.h)
  *
  * Threads.  The exporting side's worker belongs to its library thread;
@@ -32,6 +32,7 @@
 #include <ucp/api/ucp.h>
 
 #include <doca_error.h>
+#include <doca_types.h>
 
 #include "xproc_ucx_module.h"
 
@@ -98,6 +99,7 @@ struct sd_ucx_import {
 	uint64_t nonce;         /* pairs the exporter's answer with this import */
 	ucp_ep_h ep;            /* NULL once closed */
 	ucp_rkey_h rkey;        /* READY only */
+	uint32_t granted;       /* READY only: the exporter's rights (its grant), checked on every access */
 	ucs_status_ptr_t hello_req;
 	uint8_t hello[64];      /* the hello in flight */
 	bool reported;          /* the reason it died was logged */

@@ -1,5 +1,6 @@
 /*
- * ucx_rma.c - an import's accesses: UCX get and put on the granted key.
+ * ucx_rma.c - an import's accesses: UCX get, put and 8-byte atomics on the
+ * granted key, each allowed only by the rights the exporter granted.
  *
  * The engine calls these hooks on the thread that runs the copy and
  * expects the bytes moved when they return, so each hook posts the
@@ -19,6 +20,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "sd_log.h"
 #include "sd_mem.h"
 #include "ucx_priv.h"
 
@@ -146,18 +148,47 @@ static void sd_ucx_fail(struct sd_ucx_op *op, ucp_worker_h worker)
 	/* Requests UCX still holds are its own now; the endpoint they ran on is gone. */
 }
 
-static doca_error_t sd_ucx_access(struct doca_mmap *mmap, bool put, uint8_t *local, uint64_t raddr, size_t len)
-{
-	struct sd_ucx_import *imp = mmap->remote_priv;
-	struct sd_ucx_op op = {.imp = imp, .put = put, .local = local, .raddr = raddr, .len = len};
-	ucp_worker_h worker;
+/* What an access does to the exporter's memory, each needing its own right. */
+enum sd_ucx_use {
+	SD_UCX_USE_GET = 0,
+	SD_UCX_USE_PUT,
+	SD_UCX_USE_ATOMIC,
+};
 
+/* The right a descriptor of the import's kind needs for `use`, among the exporter's granted ones. */
+static bool sd_ucx_granted(const struct sd_ucx_import *imp, enum sd_ucx_use use)
+{
+	static const uint32_t rdma_right[] = {
+		[SD_UCX_USE_GET] = DOCA_ACCESS_FLAG_RDMA_READ,
+		[SD_UCX_USE_PUT] = DOCA_ACCESS_FLAG_RDMA_WRITE,
+		[SD_UCX_USE_ATOMIC] = DOCA_ACCESS_FLAG_RDMA_ATOMIC,
+	};
+
+	if (imp->args.kind == SD_XP_KIND_RDMA)
+		return (imp->granted & rdma_right[use]) != 0;
+	if (use == SD_UCX_USE_PUT)
+		return (imp->granted & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0;
+	return use == SD_UCX_USE_GET;
+}
+
+static const char *sd_ucx_use_name(enum sd_ucx_use use)
+{
+	return use == SD_UCX_USE_GET ? "reads" : use == SD_UCX_USE_PUT ? "writes" : "atomics";
+}
+
+/*
+ * Checks and waits every access makes before it posts: the range lies in
+ * the export, the handshake is done, the exporter's grant allows `use`.
+ * DOCA_SUCCESS with the client lock held; otherwise the lock is not held.
+ */
+static doca_error_t sd_ucx_access_enter(struct sd_ucx_import *imp, uint64_t raddr, size_t len, enum sd_ucx_use use)
+{
 	if (imp == NULL || imp->owner_pid != (uint32_t)getpid())
 		return DOCA_ERROR_IO_FAILED;
 	if (raddr < imp->args.addr || raddr - imp->args.addr > imp->args.len ||
 	    len > imp->args.len - (raddr - imp->args.addr))
 		return DOCA_ERROR_IO_FAILED;
-	if (put && !imp->args.writable)
+	if (use == SD_UCX_USE_PUT && !imp->args.writable)
 		return DOCA_ERROR_NOT_PERMITTED; /* V9 refuses earlier; never write a read-only export */
 	sd_ucx_client_lock();
 	if (atomic_load(&imp->state) == SD_UCX_DEAD) {
@@ -165,12 +196,35 @@ static doca_error_t sd_ucx_access(struct doca_mmap *mmap, bool put, uint8_t *loc
 		sd_ucx_client_unlock();
 		return DOCA_ERROR_IO_FAILED;
 	}
-	worker = sd_ucx_client_worker();
 	if (sd_ucx_import_ready(imp) != DOCA_SUCCESS) {
 		sd_ucx_import_report(imp);
 		sd_ucx_client_unlock();
 		return DOCA_ERROR_IO_FAILED;
 	}
+	if (!sd_ucx_granted(imp, use)) {
+		/* The descriptor claimed a right its exporter does not give (altered or forged): the exporter's word wins. */
+		SD_LOG_ERR_AS("ucx transport",
+			      "import of export %llu of pid %u at %s: the exporter grants no %s (its rights 0x%x, the "
+			      "descriptor claims 0x%x); nothing was accessed; the exporter must add the right with "
+			      "doca_mmap_set_permissions before exporting",
+			      (unsigned long long)imp->args.export_id, imp->args.pid, imp->peer_text, sd_ucx_use_name(use),
+			      imp->granted, imp->args.access_mask);
+		sd_ucx_client_unlock();
+		return DOCA_ERROR_NOT_PERMITTED;
+	}
+	return DOCA_SUCCESS;
+}
+
+static doca_error_t sd_ucx_access(struct doca_mmap *mmap, bool put, uint8_t *local, uint64_t raddr, size_t len)
+{
+	struct sd_ucx_import *imp = mmap->remote_priv;
+	struct sd_ucx_op op = {.imp = imp, .put = put, .local = local, .raddr = raddr, .len = len};
+	ucp_worker_h worker;
+	doca_error_t err = sd_ucx_access_enter(imp, raddr, len, put ? SD_UCX_USE_PUT : SD_UCX_USE_GET);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	worker = sd_ucx_client_worker();
 	sd_ucx_run(&op, worker);
 	if (put)
 		sd_ucx_flush(&op, worker);
@@ -178,6 +232,48 @@ static doca_error_t sd_ucx_access(struct doca_mmap *mmap, bool put, uint8_t *loc
 		sd_ucx_fail(&op, worker);
 	sd_ucx_client_unlock();
 	return op.failed ? DOCA_ERROR_IO_FAILED : DOCA_SUCCESS;
+}
+
+/*
+ * An 8-byte atomic with ucp_atomic_op_nbx: where the transport has none in
+ * hardware (TCP, shared memory), UCX carries it as a message that the
+ * exporter's worker applies, which its library thread progresses; either
+ * way it is atomic against the other atomics of every importer.  The
+ * request is waited for like a piece of a copy (liveness bound, failure
+ * closes the endpoint).
+ */
+static doca_error_t sd_ucx_atomic64(struct doca_mmap *mmap, uint64_t raddr, int op, uint64_t a, uint64_t b,
+				    uint64_t *old)
+{
+	struct sd_ucx_import *imp = mmap->remote_priv;
+	struct sd_ucx_op o = {.imp = imp};
+	uint64_t operand = a, reply = b; /* compare-and-swap: compare `a`; the swap value goes in the reply */
+	ucp_request_param_t p = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER,
+		.datatype = ucp_dt_make_contig(8),
+		.reply_buffer = &reply,
+	};
+	ucs_status_ptr_t req;
+	doca_error_t err = sd_ucx_access_enter(imp, raddr, 8, SD_UCX_USE_ATOMIC);
+
+	if (err != DOCA_SUCCESS)
+		return err;
+	req = ucp_atomic_op_nbx(imp->ep, op == SD_MEM_ATOMIC_CAS ? UCP_ATOMIC_OP_CSWAP : UCP_ATOMIC_OP_ADD, &operand,
+				1, raddr, imp->rkey, &p);
+	if (UCS_PTR_IS_ERR(req)) {
+		o.failed = true;
+		o.why = "UCX refused to post the atomic operation";
+	} else if (req != NULL) {
+		o.req[o.nreq++] = req;
+		sd_ucx_run(&o, sd_ucx_client_worker());
+	}
+	if (o.failed)
+		sd_ucx_fail(&o, sd_ucx_client_worker());
+	sd_ucx_client_unlock();
+	if (o.failed)
+		return DOCA_ERROR_IO_FAILED;
+	*old = reply;
+	return DOCA_SUCCESS;
 }
 
 static doca_error_t sd_ucx_read(struct doca_mmap *mmap, void *dst, uint64_t raddr, size_t len)
@@ -195,4 +291,5 @@ const struct sd_mem_remote_ops sd_ucx_remote_ops = {
 	.read = sd_ucx_read,
 	.write = sd_ucx_write,
 	.direct = NULL,
+	.atomic64 = sd_ucx_atomic64,
 };

@@ -172,7 +172,7 @@ static ucp_context_h sd_ucx_context_create(const char *func)
 {
 	ucp_params_t params = {
 		.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED | UCP_PARAM_FIELD_NAME,
-		.features = UCP_FEATURE_RMA | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
+		.features = UCP_FEATURE_RMA | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP | UCP_FEATURE_AMO64,
 		.mt_workers_shared = 1, /* the exporting thread and the importers' threads each own a worker */
 		.name = "softdoca",
 	};

@@ -224,6 +224,7 @@ static uint8_t *sd_ucx_grant_build(const struct sd_ucx_export *e, uint64_t nonce
 		.addr = e->args.addr,
 		.len = e->args.len,
 		.writable = e->args.writable,
+		.access_mask = e->args.access_mask,
 		.rkey_len = e->rkey_len,
 	};
 	uint8_t *buf = malloc(SD_UCX_GRANT_HEAD_LEN + e->rkey_len);

@@ -5,8 +5,9 @@
  *
  * HELLO (48): head, u64 nonce, u64 export id, u32 generation, u32 zero,
  *             16 B token
- * GRANT (40 + key): head, u64 nonce, u64 addr, u64 len, u32 flags
- *             (bit 0: writable), u32 key length, then the packed key
+ * GRANT (48 + key): head, u64 nonce, u64 addr, u64 len, u32 flags
+ *             (bit 0: writable), u32 key length, u32 access mask of the
+ *             export, u32 zero, then the packed key
  * DENY  (16): head (reason in it), u64 nonce
  */
 #include <string.h>
@@ -62,6 +63,7 @@ void sd_ucx_grant_encode(const struct sd_ucx_grant *g, uint8_t out[SD_UCX_GRANT_
 	sd_le_put64(out + 24, g->len);
 	sd_le_put32(out + 32, g->writable ? SD_UCX_GRANT_WRITABLE : 0);
 	sd_le_put32(out + 36, (uint32_t)g->rkey_len);
+	sd_le_put32(out + 40, g->access_mask);
 }
 
 bool sd_ucx_grant_decode(const void *buf, size_t len, struct sd_ucx_grant *g)
@@ -73,13 +75,14 @@ bool sd_ucx_grant_decode(const void *buf, size_t len, struct sd_ucx_grant *g)
 		return false;
 	flags = sd_le_get32(b + 32);
 	key_len = sd_le_get32(b + 36);
-	if ((flags & ~SD_UCX_GRANT_WRITABLE) != 0 || key_len == 0 || key_len > SD_UCX_RKEY_MAX ||
+	if ((flags & ~SD_UCX_GRANT_WRITABLE) != 0 || sd_le_get32(b + 44) != 0 || key_len == 0 || key_len > SD_UCX_RKEY_MAX ||
 	    len != SD_UCX_GRANT_HEAD_LEN + (size_t)key_len)
 		return false;
 	g->nonce = sd_le_get64(b + 8);
 	g->addr = sd_le_get64(b + 16);
 	g->len = sd_le_get64(b + 24);
 	g->writable = (flags & SD_UCX_GRANT_WRITABLE) != 0;
+	g->access_mask = sd_le_get32(b + 40);
 	g->rkey = b + SD_UCX_GRANT_HEAD_LEN;
 	g->rkey_len = key_len;
 	return true;

@@ -26,10 +26,10 @@
 #define SD_UCX_AM_DENY 3u  /* exporter -> importer */
 
 #define SD_UCX_WIRE_MAGIC 0x58435553u /* "SUCX" */
-#define SD_UCX_WIRE_VERSION 1u
+#define SD_UCX_WIRE_VERSION 2u /* 2: a grant carries the exporter's rights */
 
 #define SD_UCX_HELLO_LEN 48u
-#define SD_UCX_GRANT_HEAD_LEN 40u /* the packed key follows */
+#define SD_UCX_GRANT_HEAD_LEN 48u /* the packed key follows */
 #define SD_UCX_DENY_LEN 16u
 #define SD_UCX_RKEY_MAX 4096u     /* larger keys are refused */
 
@@ -44,6 +44,7 @@ struct sd_ucx_grant {
 	uint64_t nonce;
 	uint64_t addr, len;
 	bool writable;
+	uint32_t access_mask; /* the exporter's rights (DOCA_ACCESS_FLAG_*), whatever the descriptor claims */
 	const void *rkey; /* points into the message */
 	size_t rkey_len;
 };

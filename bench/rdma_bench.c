@@ -1,0 +1,432 @@
+/*
+ * rdma_bench.c - DOCA RDMA read and write tasks against raw UCX get and put
+ * on the same buffer, same run.
+ *
+ *   rdma_bench export --dir DIR [--size BYTES] [--no-raw]
+ *       The responder (host side).  Fills a buffer with a pattern, exports
+ *       it with doca_mmap_export_rdma (RDMA read and write allowed) into
+ *       DIR/desc, starts an RDMA context and writes its connection blob to
+ *       DIR/conn.host, and serves the same buffer with raw UCX (ucx_raw.h)
+ *       unless --no-raw.  Prints "ready", then connects to the blob the
+ *       requester leaves in DIR/conn.dpu and says so in DIR/connected.
+ *       Takes no part in the reads and writes, as a responder on a card
+ *       does not; exits when its stdin closes.
+ *   rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw]
+ *       The requester (DPU side).  Starts its RDMA context, leaves its blob
+ *       in DIR/conn.dpu, connects to DIR/conn.host, imports DIR/desc, and
+ *       for 64 B, 4 KiB, 64 KiB, 1 MiB and 4 MiB reads and writes the
+ *       responder's buffer one operation at a time: an RDMA read or write
+ *       task (resubmitted from its completion, as a streaming program
+ *       does) and a raw ucp_get_nbx / ucp_put_nbx + flush.  Each point gives
+ *       each method about S seconds (default 1) in ten alternating slices,
+ *       so a busy machine slows both alike.  Prints MB/s, the RDMA/raw
+ *       ratio, and the median latency of a 64 B operation.
+ *
+ * bench/ucx-bench.sh runs both sides (with PROGRAM=rdma_bench): in two
+ * network namespaces, then in one.  Exit status 0 when every task
+ * succeeded and the bytes read matched the responder's pattern.
+ */
+#include <poll.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_error.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+#include <doca_rdma.h>
+
+#include "bench_common.h"
+#include "ucx_raw.h"
+
+#define MIB ((size_t)1 << 20)
+#define HOST_PCI "0000:b1:00.0"
+#define DPU_PCI "0000:03:00.0"
+#define LAT_SAMPLES 20001
+#define SLICES 10
+#define BLOB_WAIT_S 30.0
+#define RDMA_PERMS (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE)
+
+static const size_t sizes[] = {64, 4096, 64 * 1024, MIB, 4 * MIB};
+
+/* What the slices of one method at one point add up to. */
+struct acc {
+	double bytes, seconds;
+	double lat[LAT_SAMPLES]; /* microseconds per operation */
+	unsigned nlat;
+};
+
+/* One RDMA context with its connection, on its own PE. */
+struct side {
+	struct doca_dev *dev;
+	struct doca_pe *pe;
+	struct doca_rdma *rdma;
+	struct doca_rdma_connection *conn;
+	struct doca_buf_inventory *inv;
+	struct doca_mmap *local, *remote;
+	uint8_t *mem;
+	uint64_t raddr;
+	int done;
+	doca_error_t status;
+};
+
+__attribute__((noreturn)) static void die(const char *what)
+{
+	fprintf(stderr, "rdma_bench: %s\n", what);
+	exit(1);
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static const char *arg(int argc, char **argv, const char *key, const char *dflt)
+{
+	for (int i = 2; i + 1 < argc; i++)
+		if (strcmp(argv[i], key) == 0)
+			return argv[i + 1];
+	return dflt;
+}
+
+static bool flag(int argc, char **argv, const char *key)
+{
+	for (int i = 2; i < argc; i++)
+		if (strcmp(argv[i], key) == 0)
+			return true;
+	return false;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, unsigned n)
+{
+	qsort(v, n, sizeof(v[0]), cmp_double);
+	return n != 0 ? v[n / 2] : 0;
+}
+
+static void acc_op(struct acc *a, double us)
+{
+	if (a->nlat < LAT_SAMPLES)
+		a->lat[a->nlat++] = us;
+}
+
+/* ---- files in DIR: written whole (rename), waited for ---- */
+
+static void put_file(const char *dir, const char *name, const void *data, size_t len)
+{
+	char tmp[4096], path[4096];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(tmp, "wb");
+	if (f == NULL || fwrite(data, 1, len, f) != len || fclose(f) != 0 || rename(tmp, path) != 0)
+		die("cannot write a file in --dir");
+}
+
+/* The whole file DIR/name once it exists (waits up to BLOB_WAIT_S); its length in *len. */
+static uint8_t *wait_file(const char *dir, const char *name, size_t *len)
+{
+	char path[4096];
+	uint64_t deadline = now_ns() + (uint64_t)(BLOB_WAIT_S * 1e9);
+	static uint8_t data[8192];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	while ((f = fopen(path, "rb")) == NULL) {
+		if (now_ns() > deadline)
+			die("the other side left no connection blob within 30 s");
+		usleep(1000);
+	}
+	*len = fread(data, 1, sizeof(data), f);
+	fclose(f);
+	return data;
+}
+
+/* ---- the RDMA context ---- */
+
+static void task_done(struct doca_task *task, union doca_data ctx_ud)
+{
+	struct side *s = ctx_ud.ptr;
+
+	s->status = doca_task_get_status(task);
+	s->done = 1;
+}
+
+static void read_cb(struct doca_rdma_task_read *t, union doca_data tud, union doca_data cud)
+{
+	(void)tud;
+	task_done(doca_rdma_task_read_as_task(t), cud);
+}
+
+static void write_cb(struct doca_rdma_task_write *t, union doca_data tud, union doca_data cud)
+{
+	(void)tud;
+	task_done(doca_rdma_task_write_as_task(t), cud);
+}
+
+/* Device, PE, a started RDMA context; its blob goes to DIR/blob_name. */
+static void side_start(struct side *s, const char *pci, const char *dir, const char *blob_name)
+{
+	union doca_data ud = {.ptr = s};
+	struct doca_ctx *ctx;
+	const void *blob;
+	size_t blob_len;
+
+	s->dev = bench_open_dev(pci);
+	if (s->dev == NULL || doca_pe_create(&s->pe) != DOCA_SUCCESS || doca_rdma_create(s->dev, &s->rdma) != DOCA_SUCCESS)
+		die("cannot create the RDMA context");
+	ctx = doca_rdma_as_ctx(s->rdma);
+	if (doca_rdma_set_permissions(s->rdma, RDMA_PERMS | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) != DOCA_SUCCESS ||
+	    doca_rdma_task_read_set_conf(s->rdma, read_cb, read_cb, 1) != DOCA_SUCCESS ||
+	    doca_rdma_task_write_set_conf(s->rdma, write_cb, write_cb, 1) != DOCA_SUCCESS ||
+	    doca_ctx_set_user_data(ctx, ud) != DOCA_SUCCESS || doca_pe_connect_ctx(s->pe, ctx) != DOCA_SUCCESS ||
+	    doca_ctx_start(ctx) != DOCA_SUCCESS || doca_rdma_export(s->rdma, &blob, &blob_len, &s->conn) != DOCA_SUCCESS)
+		die("cannot start the RDMA context");
+	put_file(dir, blob_name, blob, blob_len);
+}
+
+static void side_connect(struct side *s, const char *dir, const char *peer_blob_name)
+{
+	size_t n;
+	const uint8_t *blob = wait_file(dir, peer_blob_name, &n);
+
+	if (doca_rdma_connect(s->rdma, blob, n, s->conn) != DOCA_SUCCESS)
+		die("doca_rdma_connect refused the other side's blob");
+}
+
+/* ---- responder ---- */
+
+static int run_export(int argc, char **argv)
+{
+	const char *dir = arg(argc, argv, "--dir", NULL);
+	char bind_ip[64], junk[64];
+	struct side s = {0};
+	const void *desc;
+	size_t desc_len, len;
+	struct pollfd in = {.fd = 0, .events = POLLIN};
+
+	if (dir == NULL)
+		die("export needs --dir");
+	len = strtoull(arg(argc, argv, "--size", "67108864"), NULL, 0);
+	s.mem = aligned_alloc(4096, len);
+	if (s.mem == NULL)
+		die("out of memory");
+	for (size_t i = 0; i < len; i++)
+		s.mem[i] = (uint8_t)(i * 131 + 7);
+	side_start(&s, HOST_PCI, dir, "conn.host");
+	s.local = bench_local_mmap(s.dev, s.mem, len, RDMA_PERMS | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (s.local == NULL || doca_mmap_export_rdma(s.local, s.dev, &desc, &desc_len) != DOCA_SUCCESS)
+		die("cannot export the buffer for RDMA");
+	put_file(dir, "desc", desc, desc_len);
+	if (!flag(argc, argv, "--no-raw")) {
+		ucx_raw_bind_ip_toward(getenv("SOFTDOCA_PEER"), bind_ip, sizeof(bind_ip));
+		ucx_raw_serve(s.mem, len, bind_ip, true);
+		ucx_raw_write_addr(dir, bind_ip, s.mem, len);
+	}
+	printf("ready\n");
+	fflush(stdout);
+	side_connect(&s, dir, "conn.dpu");
+	put_file(dir, "connected", "1", 1);
+	/* A responder progresses its PE as a program would; reads and writes need nothing of it. */
+	for (;;) {
+		doca_pe_progress(s.pe);
+		if (poll(&in, 1, 1) > 0 && (read(0, junk, sizeof(junk)) <= 0))
+			break;
+	}
+	ucx_raw_quit();
+	return 0;
+}
+
+/* ---- requester ---- */
+
+static void import_remote(struct side *s, const char *dir, size_t len)
+{
+	size_t n;
+	const uint8_t *desc = wait_file(dir, "desc", &n);
+	void *range = NULL;
+	size_t range_len = 0;
+
+	if (doca_mmap_create_from_export(NULL, desc, n, s->dev, &s->remote) != DOCA_SUCCESS ||
+	    doca_mmap_get_memrange(s->remote, &range, &range_len) != DOCA_SUCCESS || range_len < len)
+		die("cannot import the responder's buffer");
+	s->raddr = (uint64_t)(uintptr_t)range;
+	s->mem = aligned_alloc(4096, len);
+	if (s->mem == NULL)
+		die("out of memory");
+	memset(s->mem, 0, len);
+	s->local = bench_local_mmap(s->dev, s->mem, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (s->local == NULL || doca_buf_inventory_create(4, &s->inv) != DOCA_SUCCESS ||
+	    doca_buf_inventory_start(s->inv) != DOCA_SUCCESS)
+		die("cannot set up the local buffer");
+}
+
+static struct doca_task *alloc_task(struct side *s, bool put, struct doca_buf *lb, struct doca_buf *rb)
+{
+	union doca_data ud = {.u64 = 0};
+	struct doca_rdma_task_write *w;
+	struct doca_rdma_task_read *r;
+
+	if (put) {
+		if (doca_rdma_task_write_allocate_init(s->rdma, s->conn, lb, rb, ud, &w) != DOCA_SUCCESS)
+			die("no write task");
+		return doca_rdma_task_write_as_task(w);
+	}
+	if (doca_rdma_task_read_allocate_init(s->rdma, s->conn, rb, lb, ud, &r) != DOCA_SUCCESS)
+		die("no read task");
+	return doca_rdma_task_read_as_task(r);
+}
+
+/* One task of `n` bytes, resubmitted for about `seconds`; adds to `a` (may be NULL). */
+static void rdma_run(struct side *s, bool put, size_t n, double seconds, struct acc *a)
+{
+	struct doca_buf *rb = NULL, *lb = NULL;
+	struct doca_task *task;
+	uint64_t t0, end, iters = 0;
+
+	if (doca_buf_inventory_buf_get_by_data(s->inv, s->remote, (void *)(uintptr_t)s->raddr, n, &rb) != DOCA_SUCCESS ||
+	    doca_buf_inventory_buf_get_by_data(s->inv, s->local, s->mem, n, &lb) != DOCA_SUCCESS)
+		die("no buffers");
+	task = alloc_task(s, put, lb, rb);
+	t0 = now_ns();
+	end = t0 + (uint64_t)(seconds * 1e9);
+	while (now_ns() < end || iters == 0) {
+		uint64_t t = now_ns();
+
+		doca_buf_reset_data_len(put ? rb : lb);
+		s->done = 0;
+		if (doca_task_submit(task) != DOCA_SUCCESS)
+			die("submit failed");
+		while (!s->done)
+			doca_pe_progress(s->pe);
+		if (s->status != DOCA_SUCCESS)
+			die(doca_error_get_name(s->status));
+		if (a != NULL)
+			acc_op(a, (double)(now_ns() - t) / 1e3);
+		iters++;
+	}
+	if (a != NULL) {
+		a->bytes += (double)n * (double)iters;
+		a->seconds += (double)(now_ns() - t0) / 1e9;
+	}
+	doca_task_free(task);
+	doca_buf_dec_refcount(rb, NULL);
+	doca_buf_dec_refcount(lb, NULL);
+}
+
+static void raw_run(uint8_t *local, bool put, size_t n, double seconds, struct acc *a)
+{
+	uint64_t t0 = now_ns(), end = t0 + (uint64_t)(seconds * 1e9), iters = 0;
+
+	while (now_ns() < end || iters == 0) {
+		uint64_t t = now_ns();
+
+		ucx_raw_op(put, local, n);
+		acc_op(a, (double)(now_ns() - t) / 1e3);
+		iters++;
+	}
+	a->bytes += (double)n * (double)iters;
+	a->seconds += (double)(now_ns() - t0) / 1e9;
+}
+
+/* The responder's pattern (see run_export). */
+static bool pattern_ok(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i] != (uint8_t)(i * 131 + 7))
+			return false;
+	return true;
+}
+
+static void print_point(const char *label, bool raw, bool put, size_t size, struct acc *ra, struct acc *da)
+{
+	const char *op = put ? "write" : "read";
+	double raw_mbs = raw ? ra->bytes / ra->seconds / 1e6 : 0, rdma_mbs = da->bytes / da->seconds / 1e6;
+	double lat_raw = median(ra->lat, ra->nlat), lat_rdma = median(da->lat, da->nlat);
+
+	if (raw)
+		printf("%-8s %-5s %9zu %12.1f %12.1f %6.2fx\n", label, op, size, raw_mbs, rdma_mbs, rdma_mbs / raw_mbs);
+	else
+		printf("%-8s %-5s %9zu %12s %12.1f %7s\n", label, op, size, "-", rdma_mbs, "-");
+	if (size == 64 && raw)
+		printf("%-8s %-5s %9s  median latency: raw %.2f us, RDMA %.2f us (%.2fx)\n", label, op, "64 B", lat_raw,
+		       lat_rdma, lat_rdma / lat_raw);
+	else if (size == 64)
+		printf("%-8s %-5s %9s  median latency: RDMA %.2f us\n", label, op, "64 B", lat_rdma);
+	fflush(stdout);
+}
+
+static int run_import(int argc, char **argv)
+{
+	const char *dir = arg(argc, argv, "--dir", NULL);
+	const char *label = arg(argc, argv, "--label", "rdma");
+	double seconds = strtod(arg(argc, argv, "--seconds", "1"), NULL);
+	bool raw = !flag(argc, argv, "--no-raw");
+	static struct acc ra, da;
+	size_t len = 4 * MIB, n;
+	struct side s = {0};
+	int bad = 0;
+
+	if (dir == NULL)
+		die("import needs --dir");
+	side_start(&s, DPU_PCI, dir, "conn.dpu");
+	side_connect(&s, dir, "conn.host");
+	(void)wait_file(dir, "connected", &n);
+	import_remote(&s, dir, len);
+	if (raw)
+		ucx_raw_connect_from(dir);
+	/* Check the bytes once each way before timing anything. */
+	rdma_run(&s, false, len, 0, NULL);
+	bad += !pattern_ok(s.mem, len);
+	if (raw) {
+		memset(s.mem, 0, len);
+		ucx_raw_op(false, s.mem, len);
+		bad += !pattern_ok(s.mem, len);
+	}
+	printf("%-8s %-5s %9s %12s %12s %7s\n", "path", "op", "size", "raw MB/s", "RDMA MB/s", "RDMA/raw");
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		for (int put = 0; put < 2; put++) {
+			memset(&ra, 0, sizeof(ra));
+			memset(&da, 0, sizeof(da));
+			for (int slice = 0; slice < SLICES; slice++) {
+				if (raw)
+					raw_run(s.mem, put, sizes[i], seconds / SLICES, &ra);
+				rdma_run(&s, put, sizes[i], seconds / SLICES, &da);
+			}
+			print_point(label, raw, put, sizes[i], &ra, &da);
+		}
+	}
+	if (bad != 0)
+		fprintf(stderr, "rdma_bench: the bytes read did not match the responder's\n");
+	return bad != 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc >= 2 && strcmp(argv[1], "export") == 0)
+		return run_export(argc, argv);
+	if (argc >= 2 && strcmp(argv[1], "import") == 0)
+		return run_import(argc, argv);
+	fprintf(stderr, "usage: rdma_bench export --dir DIR [--size BYTES] [--no-raw]\n"
+			"       rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw]\n"
+			"(PROGRAM=rdma_bench bench/ucx-bench.sh runs both sides)\n");
+	return 2;
+}

@@ -1,0 +1,407 @@
+/*
+ * bench_rdma.c - DOCA RDMA as a data path: a requester context writes jobs
+ * into (rdma_write), or reads them from (rdma_read), a buffer a responder
+ * context exported for RDMA.  Both contexts sit in this process on one
+ * PE, joined by their out-of-band blobs, as a host program and a DPU
+ * program on one machine would be; the responder takes no part in the
+ * copies, as on a card.  Up to RDMA_WINDOW tasks are in flight, each one
+ * resubmitted from its completion, over a working set of window x job
+ * size on each side, as the DMA measurement does.
+ *
+ * The device is the first one whose RDMA context can write and read; both
+ * contexts open it.  Without one the method is n/a.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <doca_buf.h>
+#include <doca_buf_inventory.h>
+#include <doca_ctx.h>
+#include <doca_dev.h>
+#include <doca_mmap.h>
+#include <doca_pe.h>
+#include <doca_rdma.h>
+
+#include "bench.h"
+
+#define RDMA_WINDOW 32
+#define RDMA_WINDOW_BYTES (64 * MIB) /* fewer tasks in flight for large jobs */
+#define RDMA_TIMEOUT_S 5.0
+#define RDMA_REMOTE_PERMS (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE)
+
+/* One side: memory, its mmap, an RDMA context and its connection. */
+struct rdma_side {
+	uint8_t *mem;
+	struct doca_mmap *mmap;
+	struct doca_rdma *rdma;
+	struct doca_rdma_connection *conn;
+	const void *blob;
+	size_t blob_len;
+};
+
+struct rdma_run {
+	struct doca_dev *dev;
+	struct doca_pe *pe;
+	struct doca_buf_inventory *inv;
+	struct rdma_side req, resp;
+	struct doca_mmap *remote; /* the requester's view of the responder's memory */
+	struct doca_task *task[RDMA_WINDOW];
+	struct doca_buf *local[RDMA_WINDOW], *rbuf[RDMA_WINDOW];
+	uint32_t ready[RDMA_WINDOW]; /* slots whose task is done and may go again, a ring */
+	uint32_t ready_head, ready_n;
+	bool put, verify;
+	size_t size;
+	uint32_t window;
+	uint64_t done, errors, bad, done_ticks;
+};
+
+/* ---- callbacks: count, check, resubmit ---- */
+
+static void rdma_completed(struct doca_task *task, union doca_data tud, union doca_data cud)
+{
+	struct rdma_run *f = cud.ptr;
+	size_t slot = (size_t)tud.u64 * f->size;
+
+	(void)task;
+	f->done_ticks = bench_ticks_fenced();
+	f->done++;
+	f->ready[(f->ready_head + f->ready_n++) % RDMA_WINDOW] = (uint32_t)tud.u64;
+	if (f->verify && memcmp(f->put ? f->resp.mem + slot : f->req.mem + slot,
+				f->put ? f->req.mem + slot : f->resp.mem + slot, f->size) != 0)
+		f->bad++;
+}
+
+static void rdma_write_done(struct doca_rdma_task_write *t, union doca_data tud, union doca_data cud)
+{
+	rdma_completed(doca_rdma_task_write_as_task(t), tud, cud);
+}
+
+static void rdma_read_done(struct doca_rdma_task_read *t, union doca_data tud, union doca_data cud)
+{
+	rdma_completed(doca_rdma_task_read_as_task(t), tud, cud);
+}
+
+/* A failed task is counted and not sent again: the measurement stops at the first failure. */
+static void rdma_write_failed(struct doca_rdma_task_write *t, union doca_data tud, union doca_data cud)
+{
+	(void)t;
+	(void)tud;
+	((struct rdma_run *)cud.ptr)->errors++;
+}
+
+static void rdma_read_failed(struct doca_rdma_task_read *t, union doca_data tud, union doca_data cud)
+{
+	(void)t;
+	(void)tud;
+	((struct rdma_run *)cud.ptr)->errors++;
+}
+
+/* ---- setup and teardown ---- */
+
+static bool rdma_dev_fits(struct doca_devinfo *info)
+{
+	return doca_rdma_cap_task_write_is_supported(info) == DOCA_SUCCESS &&
+	       doca_rdma_cap_task_read_is_supported(info) == DOCA_SUCCESS;
+}
+
+static struct doca_dev *rdma_open_dev(void)
+{
+	struct doca_devinfo **list = NULL;
+	struct doca_dev *dev = NULL;
+	uint32_t n = 0;
+
+	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
+		return NULL;
+	for (uint32_t i = 0; i < n && dev == NULL; i++)
+		if (rdma_dev_fits(list[i]) && doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
+			dev = NULL;
+	doca_devinfo_destroy_list(list);
+	return dev;
+}
+
+static bool rdma_side_init(struct rdma_run *f, struct rdma_side *s, uint32_t perms)
+{
+	union doca_data ud = {.ptr = f};
+	struct doca_ctx *ctx;
+	size_t len = (size_t)f->window * f->size;
+
+	s->mem = aligned_alloc(64, (len + 63) / 64 * 64);
+	if (s->mem == NULL || doca_mmap_create(&s->mmap) != DOCA_SUCCESS ||
+	    doca_mmap_add_dev(s->mmap, f->dev) != DOCA_SUCCESS ||
+	    doca_mmap_set_permissions(s->mmap, perms) != DOCA_SUCCESS ||
+	    doca_mmap_set_memrange(s->mmap, s->mem, len) != DOCA_SUCCESS || doca_mmap_start(s->mmap) != DOCA_SUCCESS ||
+	    doca_rdma_create(f->dev, &s->rdma) != DOCA_SUCCESS)
+		return false;
+	ctx = doca_rdma_as_ctx(s->rdma);
+	return doca_rdma_set_permissions(s->rdma, RDMA_REMOTE_PERMS | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) ==
+		       DOCA_SUCCESS &&
+	       doca_rdma_task_write_set_conf(s->rdma, rdma_write_done, rdma_write_failed, f->window) == DOCA_SUCCESS &&
+	       doca_rdma_task_read_set_conf(s->rdma, rdma_read_done, rdma_read_failed, f->window) == DOCA_SUCCESS &&
+	       doca_ctx_set_user_data(ctx, ud) == DOCA_SUCCESS && doca_pe_connect_ctx(f->pe, ctx) == DOCA_SUCCESS &&
+	       doca_ctx_start(ctx) == DOCA_SUCCESS &&
+	       doca_rdma_export(s->rdma, &s->blob, &s->blob_len, &s->conn) == DOCA_SUCCESS;
+}
+
+static bool rdma_alloc_task(struct rdma_run *f, uint32_t i)
+{
+	union doca_data ud = {.u64 = i};
+	void *base = NULL;
+	size_t len = 0;
+
+	if (doca_mmap_get_memrange(f->remote, &base, &len) != DOCA_SUCCESS ||
+	    doca_buf_inventory_buf_get_by_data(f->inv, f->req.mmap, f->req.mem + (size_t)i * f->size, f->size,
+					       &f->local[i]) != DOCA_SUCCESS ||
+	    doca_buf_inventory_buf_get_by_data(f->inv, f->remote, (uint8_t *)base + (size_t)i * f->size, f->size,
+					       &f->rbuf[i]) != DOCA_SUCCESS)
+		return false;
+	if (f->put) {
+		struct doca_rdma_task_write *w = NULL;
+
+		if (doca_rdma_task_write_allocate_init(f->req.rdma, f->req.conn, f->local[i], f->rbuf[i], ud, &w) !=
+		    DOCA_SUCCESS)
+			return false;
+		f->task[i] = doca_rdma_task_write_as_task(w);
+	} else {
+		struct doca_rdma_task_read *r = NULL;
+
+		if (doca_rdma_task_read_allocate_init(f->req.rdma, f->req.conn, f->rbuf[i], f->local[i], ud, &r) !=
+		    DOCA_SUCCESS)
+			return false;
+		f->task[i] = doca_rdma_task_read_as_task(r);
+	}
+	f->ready[f->ready_n++] = i;
+	return true;
+}
+
+static bool rdma_setup(struct rdma_run *f, char *why, size_t why_len)
+{
+	const void *desc = NULL;
+	size_t desc_len = 0;
+
+	f->dev = rdma_open_dev();
+	if (f->dev == NULL) {
+		snprintf(why, why_len, "n/a: no device whose RDMA context reads and writes");
+		return false;
+	}
+	if (doca_pe_create(&f->pe) != DOCA_SUCCESS ||
+	    doca_buf_inventory_create(2 * f->window + 2, &f->inv) != DOCA_SUCCESS ||
+	    doca_buf_inventory_start(f->inv) != DOCA_SUCCESS ||
+	    !rdma_side_init(f, &f->req, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) ||
+	    !rdma_side_init(f, &f->resp, RDMA_REMOTE_PERMS | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) ||
+	    doca_rdma_connect(f->req.rdma, f->resp.blob, f->resp.blob_len, f->req.conn) != DOCA_SUCCESS ||
+	    doca_rdma_connect(f->resp.rdma, f->req.blob, f->req.blob_len, f->resp.conn) != DOCA_SUCCESS) {
+		snprintf(why, why_len, "n/a: cannot start and connect two RDMA contexts");
+		return false;
+	}
+	bench_fill_pattern(f->put ? f->req.mem : f->resp.mem, (size_t)f->window * f->size, 0);
+	if (doca_mmap_export_rdma(f->resp.mmap, f->dev, &desc, &desc_len) != DOCA_SUCCESS ||
+	    doca_mmap_create_from_export(NULL, desc, desc_len, f->dev, &f->remote) != DOCA_SUCCESS) {
+		snprintf(why, why_len, "n/a: cannot export the responder's memory for RDMA");
+		return false;
+	}
+	for (uint32_t i = 0; i < f->window; i++)
+		if (!rdma_alloc_task(f, i)) {
+			snprintf(why, why_len, "n/a: cannot allocate the RDMA tasks");
+			return false;
+		}
+	return true;
+}
+
+static void rdma_stop(struct rdma_run *f, struct rdma_side *s)
+{
+	struct doca_ctx *ctx = doca_rdma_as_ctx(s->rdma);
+	uint64_t end = bench_ticks() + bench_s_to_ticks(RDMA_TIMEOUT_S);
+	enum doca_ctx_states state = DOCA_CTX_STATE_RUNNING;
+	doca_error_t err = doca_ctx_stop(ctx);
+
+	while ((err == DOCA_SUCCESS || err == DOCA_ERROR_IN_PROGRESS) && bench_ticks() < end &&
+	       doca_ctx_get_state(ctx, &state) == DOCA_SUCCESS && state != DOCA_CTX_STATE_IDLE)
+		(void)doca_pe_progress(f->pe);
+}
+
+static void rdma_side_fini(struct rdma_run *f, struct rdma_side *s)
+{
+	if (s->rdma != NULL) {
+		rdma_stop(f, s);
+		(void)doca_rdma_destroy(s->rdma);
+	}
+	if (s->mmap != NULL)
+		(void)doca_mmap_destroy(s->mmap);
+	free(s->mem);
+}
+
+static void rdma_teardown(struct rdma_run *f)
+{
+	for (uint32_t i = 0; i < f->window; i++) {
+		if (f->task[i] != NULL)
+			doca_task_free(f->task[i]);
+		if (f->local[i] != NULL)
+			(void)doca_buf_dec_refcount(f->local[i], NULL);
+		if (f->rbuf[i] != NULL)
+			(void)doca_buf_dec_refcount(f->rbuf[i], NULL);
+	}
+	if (f->remote != NULL)
+		(void)doca_mmap_destroy(f->remote);
+	rdma_side_fini(f, &f->req);
+	rdma_side_fini(f, &f->resp);
+	if (f->inv != NULL)
+		(void)doca_buf_inventory_destroy(f->inv);
+	if (f->pe != NULL)
+		(void)doca_pe_destroy(f->pe);
+	if (f->dev != NULL)
+		(void)doca_dev_close(f->dev);
+}
+
+/* ---- measuring ---- */
+
+/* Submit every slot whose task is done; false when a submit failed. */
+static bool rdma_submit_ready(struct rdma_run *f, uint64_t budget)
+{
+	while (f->ready_n != 0 && budget-- != 0) {
+		uint32_t i = f->ready[f->ready_head];
+
+		f->ready_head = (f->ready_head + 1) % RDMA_WINDOW;
+		f->ready_n--;
+		(void)doca_buf_reset_data_len(f->put ? f->rbuf[i] : f->local[i]);
+		if (doca_task_submit(f->task[i]) != DOCA_SUCCESS) {
+			f->errors++;
+			return false;
+		}
+	}
+	return true;
+}
+
+static void rdma_throughput(struct rdma_run *f, uint64_t ticks, uint64_t count, uint64_t *ops, uint64_t *taken)
+{
+	uint64_t t0 = bench_ticks(), now = t0, base = f->done, sent = 0;
+
+	for (;;) {
+		uint64_t before = f->ready_n;
+
+		if (!rdma_submit_ready(f, count != 0 ? count - sent : UINT64_MAX))
+			break;
+		sent += before - f->ready_n;
+		for (int k = 0; k < 16; k++)
+			(void)doca_pe_progress(f->pe);
+		now = bench_ticks();
+		if (f->errors != 0 || (count != 0 ? f->done - base >= count : now - t0 >= ticks))
+			break;
+		bench_progress_tick();
+	}
+	*ops = f->done - base;
+	*taken = now - t0;
+}
+
+/* Wait for every task in flight, so the next phase starts with all slots ready. */
+static void rdma_drain(struct rdma_run *f)
+{
+	uint64_t give_up = bench_ticks() + bench_s_to_ticks(RDMA_TIMEOUT_S);
+
+	while (f->ready_n + f->errors < f->window && bench_ticks() < give_up)
+		(void)doca_pe_progress(f->pe);
+}
+
+static void rdma_latency(struct rdma_run *f, struct bench_hist *h, uint64_t ticks, uint64_t count, uint64_t *ops,
+			 uint64_t *taken)
+{
+	uint64_t t0 = bench_ticks(), n = 0;
+
+	for (;;) {
+		uint64_t before = f->done, start = bench_ticks_fenced();
+		uint64_t give_up = start + bench_s_to_ticks(RDMA_TIMEOUT_S);
+
+		if (!rdma_submit_ready(f, 1))
+			break;
+		while (f->done == before && f->errors == 0 && bench_ticks() < give_up)
+			(void)doca_pe_progress(f->pe);
+		if (f->done == before)
+			break;
+		if (h != NULL)
+			bench_hist_add(h, (uint64_t)(bench_ticks_to_s(f->done_ticks - start) * 1e9));
+		n++;
+		if (count != 0 ? n >= count : (n & 15) == 0) {
+			if (count != 0 || bench_ticks() - t0 >= ticks)
+				break;
+			bench_progress_tick();
+		}
+	}
+	*ops = n;
+	*taken = bench_ticks() - t0;
+}
+
+static void rdma_measure(struct rdma_run *f, const struct bench_options *o, const struct bench_point *p,
+			 struct bench_result *r)
+{
+	static struct bench_hist hist;
+	struct bench_budget budget;
+	struct bench_cpu_span span;
+	uint64_t ops = 0, taken = 0;
+
+	bench_budget_for(o, &budget);
+	bench_hist_reset(&hist);
+	if (p->mode == BENCH_LATENCY) {
+		rdma_latency(f, NULL, budget.warm_ticks, budget.warm_count, &ops, &taken);
+		bench_cpu_span_begin(&span);
+		if (f->errors == 0)
+			rdma_latency(f, &hist, budget.measure_ticks, budget.count, &ops, &taken);
+		bench_hist_summary(&hist, &r->lat);
+	} else {
+		if (budget.warm_ticks != 0 || budget.warm_count != 0)
+			rdma_throughput(f, budget.warm_ticks, budget.warm_count, &ops, &taken);
+		rdma_drain(f);
+		bench_cpu_span_begin(&span);
+		if (f->errors == 0)
+			rdma_throughput(f, budget.measure_ticks, budget.count, &ops, &taken);
+	}
+	rdma_drain(f);
+	r->cpu_share = bench_cpu_span_end(&span);
+	r->available = ops > 0;
+	r->depth_used = p->mode == BENCH_LATENCY ? 1 : f->window;
+	r->ops = ops;
+	r->seconds = bench_ticks_to_s(taken);
+	r->errors = f->errors;
+	r->bad_bytes_jobs = f->bad;
+	if (r->seconds > 0) {
+		r->ops_per_s = (double)ops / r->seconds;
+		r->bytes_per_s = r->ops_per_s * (double)p->size;
+	}
+	if (f->errors != 0)
+		snprintf(r->note, sizeof(r->note), "%llu RDMA tasks failed", (unsigned long long)f->errors);
+	else if (ops == 0)
+		snprintf(r->note, sizeof(r->note), "n/a: no RDMA task completed within %.0f s", RDMA_TIMEOUT_S);
+}
+
+void bench_rdma_point(const struct bench_options *o, const struct bench_point *p, struct bench_result *r)
+{
+	struct rdma_run *f = calloc(1, sizeof(*f));
+	uint32_t window;
+
+	r->point.threads = 1;
+	if (f == NULL || p->size == 0) {
+		r->available = false;
+		snprintf(r->note, sizeof(r->note), "n/a: %s", f == NULL ? "out of memory" : "empty job");
+		free(f);
+		return;
+	}
+	if (o->mem == BENCH_MEM_REMOTE || o->remote_output) {
+		r->available = false;
+		snprintf(r->note, sizeof(r->note), "n/a: RDMA is measured between two contexts of this process");
+		free(f);
+		return;
+	}
+	window = (uint32_t)(RDMA_WINDOW_BYTES / p->size);
+	window = window == 0 ? 1 : window;
+	if (p->mode == BENCH_THROUGHPUT && p->depth != 0 && p->depth < window)
+		window = p->depth;
+	f->window = window > RDMA_WINDOW ? RDMA_WINDOW : window;
+	f->size = p->size;
+	f->put = p->method == METHOD_RDMA_WRITE;
+	f->verify = o->verify;
+	if (rdma_setup(f, r->note, sizeof(r->note)))
+		rdma_measure(f, o, p, r);
+	else
+		r->available = false;
+	rdma_teardown(f);
+	free(f);
+}
