@@ -7,7 +7,8 @@
 # public calls), fuzz_sync_event (the sync event importers), fuzz_card_timing (card
 # timing tables), fuzz_comch_fp (the Comch fast path's frames and post queue),
 # fuzz_rdma_blob (DOCA RDMA's connection blob), fuzz_rdma_desc (the RDMA
-# export descriptor and the tasks run through its import); default all of them.  Configures BUILD_DIR (default build-fuzz)
+# export descriptor and the tasks run through its import), fuzz_rdma_cm (the RDMA
+# connection manager's handshake messages); default all of them.  Configures BUILD_DIR (default build-fuzz)
 # with clang when needed, builds the targets and runs each for SECONDS
 # (default 30) on a scratch corpus: fuzz_import's is seeded with a few
 # descriptors, fuzz_api's with the committed corpus fuzz/corpus/api (read,
@@ -23,7 +24,7 @@ secs=${1:-30}
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-"$here/build-fuzz"}
 [ $# -ge 2 ] && shift 2 || shift $#
-targets=${*:-fuzz_import fuzz_api fuzz_sync_event fuzz_card_timing fuzz_comch_fp fuzz_rdma_blob fuzz_rdma_desc}
+targets=${*:-fuzz_import fuzz_api fuzz_sync_event fuzz_card_timing fuzz_comch_fp fuzz_rdma_blob fuzz_rdma_desc fuzz_rdma_cm}
 
 if ! command -v clang >/dev/null 2>&1; then
 	echo "SKIP: clang is not installed"
@@ -76,6 +77,16 @@ seed_sync_event() {
 	printf '\002\070\001' >"$1/own-token" # one token byte changed
 }
 
+# seed_rdma_cm DIR - a message header of each kind, for the parser, a server and a client.
+seed_rdma_cm() {
+	printf '\000\010SDCM\001\004\000\000' >"$1/parse-ready"
+	printf '\001SDCM\001\001\100\000' >"$1/server-request-cut"
+	printf '\002SDCM\001\003\000\000' >"$1/client-reject"
+	printf '\002SDCM\001\002\101\000' >"$1/client-accept-cut"
+	printf '\003SDCM\001\004\000\000SDCM\001\005\000\000' >"$1/server-ready-disconnect"
+	printf '\004SDCM\001\005\000\000' >"$1/client-disconnect"
+}
+
 # seed_rdma_desc DIR - raw bytes, this process's RDMA descriptor as is, and with one token byte changed.
 seed_rdma_desc() {
 	printf '\000SDXP' >"$1/raw"
@@ -93,6 +104,7 @@ for t in $targets; do
 	fuzz_sync_event) seed_sync_event "$corpus" ;;
 	fuzz_rdma_desc) seed_rdma_desc "$corpus" ;;
 	fuzz_card_timing) extra="$here/fuzz/corpus/card_timing" ;;
+	fuzz_rdma_cm) seed_rdma_cm "$corpus" ;;
 	esac
 	log="$scratch/$t.log"
 	# New inputs go to the first directory only: the committed corpus stays as it is.

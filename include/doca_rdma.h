@@ -139,8 +139,8 @@ doca_error_t doca_rdma_export(struct doca_rdma *rdma,
  * @param remote_rdma_conn_details the peer's blob.
  * @param remote_rdma_conn_details_size its length in bytes.
  * @param rdma_connection the local connection, from doca_rdma_export on the same context.
- * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a NULL argument, a truncated, forged or foreign blob
- *     or a connection of another context; DOCA_ERROR_BAD_STATE when the context is not RUNNING or the
+ * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a NULL argument, a truncated, forged or foreign blob,
+ *     a connection of another context or one of the connection manager; DOCA_ERROR_BAD_STATE when the context is not RUNNING or the
  *     connection is already connected; DOCA_ERROR_NOT_FOUND when the peer connection no longer exists (stale
  *     blob); DOCA_ERROR_CONNECTION_ABORTED when the peer cannot be reached.
  */
@@ -176,34 +176,41 @@ DOCA_EXPERIMENTAL
 doca_error_t doca_rdma_addr_destroy(struct doca_rdma_addr *addr);
 
 /**
- * @brief Connection manager, server side: accept connection requests on a port of the device's address.
- * Call while the context is RUNNING; requests are reported through the connection request callback.
+ * @brief Connection manager, server side: take connection requests on a port of the device's address.
+ * Call while the context is RUNNING, with the connection callbacks set (the request callback included).
+ * softdoca listens on the TCP port of the same number, on the device's IPv4 (else IPv6) address from the
+ * topology, or on every address of the machine when the device has none. Each request reaches the request
+ * callback from doca_pe_progress; a request beyond max_num_connections is rejected before it gets there.
  * @param rdma the context.
- * @param port the port.
- * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a foreign context; DOCA_ERROR_BAD_STATE when not
- *     RUNNING or already listening; DOCA_ERROR_NOT_SUPPORTED when this build has no connection manager (see
- *     docs/rdma.md).
+ * @param port the port, not 0.
+ * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a foreign context or port 0; DOCA_ERROR_BAD_STATE
+ *     when the context is not RUNNING, has no connection callbacks or listens already (one port per
+ *     context); DOCA_ERROR_CONNECTION_ABORTED when the port cannot be listened on (taken by another program).
  */
 DOCA_EXPERIMENTAL
 doca_error_t doca_rdma_start_listen_to_port(struct doca_rdma *rdma, uint16_t port);
 
 /**
- * @brief Connection manager, server side: stop accepting requests on a port.
+ * @brief Connection manager, server side: stop taking requests on a port.
+ * Connections already made or being made stay as they are.
  * @param rdma the context.
  * @param port the port given to doca_rdma_start_listen_to_port.
- * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a foreign context; DOCA_ERROR_NOT_FOUND when the
- *     context does not listen on port; DOCA_ERROR_NOT_SUPPORTED when this build has no connection manager.
+ * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a foreign context or a port the context does not
+ *     listen on.
  */
 DOCA_EXPERIMENTAL
 doca_error_t doca_rdma_stop_listen_to_port(struct doca_rdma *rdma, uint16_t port);
 
 /**
- * @brief Connection manager: accept a request reported by the connection request callback.
+ * @brief Connection manager: accept a request handed over by the connection request callback.
+ * Allowed once per request, inside the callback or later, while the context is RUNNING. Both sides then
+ * get the established callback from doca_pe_progress.
  * @param rdma_connection the requesting connection.
- * @param private_data bytes handed to the peer with the acceptance, or NULL.
- * @param private_data_len their length.
- * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a connection that is not a pending request;
- *     DOCA_ERROR_NOT_SUPPORTED when this build has no connection manager.
+ * @param private_data bytes sent to the peer with the acceptance, or NULL.
+ * @param private_data_len their length (0 with NULL).
+ * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a connection that is not a request waiting for an
+ *     answer, or NULL private_data with a length; DOCA_ERROR_BAD_STATE when the context is not RUNNING;
+ *     DOCA_ERROR_CONNECTION_ABORTED when the requesting peer is gone (the request is dropped).
  */
 DOCA_EXPERIMENTAL
 doca_error_t doca_rdma_connection_accept(struct doca_rdma_connection *rdma_connection,
@@ -211,22 +218,26 @@ doca_error_t doca_rdma_connection_accept(struct doca_rdma_connection *rdma_conne
 					 uint8_t private_data_len);
 
 /**
- * @brief Connection manager: refuse a request reported by the connection request callback.
+ * @brief Connection manager: refuse a request handed over by the connection request callback.
+ * The client gets its failure callback. The connection object is freed afterwards: do not use it again.
  * @param rdma_connection the requesting connection.
- * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a connection that is not a pending request;
- *     DOCA_ERROR_NOT_SUPPORTED when this build has no connection manager.
+ * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a connection that is not a request waiting for an
+ *     answer.
  */
 DOCA_EXPERIMENTAL
 doca_error_t doca_rdma_connection_reject(struct doca_rdma_connection *rdma_connection);
 
 /**
  * @brief Connection manager, client side: ask the server at addr for a connection.
- * The outcome comes through the established or failure callback.
- * @param rdma a RUNNING context.
- * @param addr the server's address and port.
+ * The outcome comes through the established or the failure callback, from doca_pe_progress; an unreachable
+ * or silent server (beyond the connection request timeout) and a rejection are failures. The connection
+ * holds one of max_num_connections until it ends; a failed one is freed after its failure callback.
+ * @param rdma a RUNNING context with its connection callbacks set.
+ * @param addr the server's address and port; the caller keeps it.
  * @param connection_user_data kept on the new connection and handed to its callbacks.
  * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a NULL or foreign argument; DOCA_ERROR_BAD_STATE when
- *     not RUNNING; DOCA_ERROR_NOT_SUPPORTED when this build has no connection manager.
+ *     not RUNNING or without connection callbacks; DOCA_ERROR_FULL when max_num_connections connections
+ *     exist; DOCA_ERROR_NO_MEMORY.
  */
 DOCA_EXPERIMENTAL
 doca_error_t doca_rdma_connect_to_addr(struct doca_rdma *rdma,
@@ -235,9 +246,11 @@ doca_error_t doca_rdma_connect_to_addr(struct doca_rdma *rdma,
 
 /**
  * @brief End a connection; tasks still in flight on it fail and the peer sees the disconnection.
+ * For a connection of the connection manager the peer gets its disconnect callback; this side gets none. A
+ * connection the peer ended (its disconnect callback came) may still be disconnected here, once.
  * @param rdma_connection the connection.
  * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a connection that is not live; DOCA_ERROR_BAD_STATE
- *     when it is not connected.
+ *     when it is not connected, not established yet or disconnected already.
  */
 DOCA_EXPERIMENTAL
 doca_error_t doca_rdma_connection_disconnect(struct doca_rdma_connection *rdma_connection);
@@ -469,7 +482,9 @@ doca_error_t doca_rdma_set_sl(struct doca_rdma *rdma, uint32_t sl);
 
 /**
  * @brief Set the context's connection manager request timeout in milliseconds.
- * Allowed only while the context is IDLE.
+ * Allowed only while the context is IDLE. It bounds a client's whole handshake, from
+ * doca_rdma_connect_to_addr to the server's answer; past it the attempt ends in the failure callback
+ * (default 5000).
  * @param rdma the context.
  * @param timeout the value.
  * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a foreign context or a value of 0;
@@ -490,7 +505,9 @@ doca_error_t doca_rdma_connection_set_user_data(struct doca_rdma_connection *rdm
 
 /**
  * @brief Set the context's most connections the context may hold at once.
- * Allowed only while the context is IDLE.
+ * Allowed only while the context is IDLE. Exported connections count until the context stops; connection
+ * manager connections count from the request until they end. A request beyond the limit is rejected
+ * before the request callback.
  * @param rdma the context.
  * @param max_num_connections the value.
  * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a foreign context or a value of 0;
@@ -700,7 +717,7 @@ doca_error_t doca_rdma_get_max_num_connections(struct doca_rdma *rdma, uint16_t 
 DOCA_EXPERIMENTAL
 doca_error_t doca_rdma_get_rnr_retry_count(const struct doca_rdma *rdma, uint8_t *rnr_retry_count);
 
-/** A peer asks the listening context for a connection; answer with accept or reject. */
+/** A peer asks the listening context for a connection; answer with accept or reject (from doca_pe_progress). */
 typedef void (*doca_rdma_connection_request_cb_t)(struct doca_rdma_connection *rdma_connection,
 						  union doca_data ctx_user_data);
 
@@ -709,7 +726,7 @@ typedef void (*doca_rdma_connection_established_cb_t)(struct doca_rdma_connectio
 							  union doca_data connection_user_data,
 							  union doca_data ctx_user_data);
 
-/** A connection could not be made, or broke. */
+/** A connection could not be made (unreachable server, rejection, timeout, broken handshake). */
 typedef void (*doca_rdma_connection_failure_cb_t)(struct doca_rdma_connection *rdma_connection,
 						  union doca_data connection_user_data,
 						  union doca_data ctx_user_data);
@@ -720,15 +737,16 @@ typedef void (*doca_rdma_connection_disconnection_cb_t)(struct doca_rdma_connect
 							union doca_data ctx_user_data);
 
 /**
- * @brief Set the four connection callbacks of the connection manager and of out-of-band connections
- *     (established, failure, disconnection).
- * Allowed only while the context is IDLE. All four are required.
+ * @brief Set the connection callbacks of the connection manager (request, established, failure,
+ *     disconnection), all called from doca_pe_progress of the context's progress engine.
+ * Allowed only while the context is IDLE. The request callback may be NULL for a context that only connects
+ * as a client; the three others are required.
  * @param rdma the context.
- * @param doca_rdma_connect_request_cb a peer asks for a connection (server side).
+ * @param doca_rdma_connect_request_cb a peer asks for a connection (server side), or NULL.
  * @param doca_rdma_connect_established_cb a connection became usable.
- * @param doca_rdma_connect_failure_cb a connection could not be made or broke.
- * @param doca_rdma_disconnect_cb a connection was ended by either side.
- * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a NULL argument or a foreign context;
+ * @param doca_rdma_connect_failure_cb a connection could not be made.
+ * @param doca_rdma_disconnect_cb the peer ended an established connection.
+ * @return DOCA_SUCCESS, or DOCA_ERROR_INVALID_VALUE for a NULL required callback or a foreign context;
  *     DOCA_ERROR_BAD_STATE when the context is not IDLE.
  */
 DOCA_EXPERIMENTAL

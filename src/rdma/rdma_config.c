@@ -227,9 +227,12 @@ doca_error_t doca_rdma_set_connection_state_callbacks(struct doca_rdma *rdma,
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (doca_rdma_connect_request_cb == NULL || doca_rdma_connect_established_cb == NULL ||
-	    doca_rdma_connect_failure_cb == NULL || doca_rdma_disconnect_cb == NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "all four connection callbacks are required (rdma %p)",
+	/* The request callback may be NULL: a program that only connects as a client never gets one. */
+	if (doca_rdma_connect_established_cb == NULL || doca_rdma_connect_failure_cb == NULL ||
+	    doca_rdma_disconnect_cb == NULL)
+		return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
+				 "the established, failure and disconnect callbacks are required (rdma %p); only the "
+				 "request callback may be NULL, for a client",
 				 (void *)rdma);
 	rdma->cb_request = doca_rdma_connect_request_cb;
 	rdma->cb_established = doca_rdma_connect_established_cb;

@@ -22,6 +22,7 @@
 #include <sys/prctl.h>
 #include <sys/random.h>
 
+#include "rdma_cm.h"
 #include "rdma_priv.h"
 #include "sd_log.h"
 
@@ -83,7 +84,7 @@ static doca_error_t sd_rdma_conn_inbox(struct doca_rdma_connection *conn, const 
 	return DOCA_SUCCESS;
 }
 
-static doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_connection **out, const char *func)
+doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_connection **out, const char *func)
 {
 	struct doca_rdma_connection *conn = calloc(1, sizeof(*conn));
 
@@ -124,6 +125,17 @@ static doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_co
 	return DOCA_SUCCESS;
 }
 
+/* A new connection, or DOCA_ERROR_FULL (logged) when `rdma` holds max_num_connections already. */
+doca_error_t sd_rdma_conn_add(struct doca_rdma *rdma, struct doca_rdma_connection **out, const char *func)
+{
+	if (rdma->num_conns >= rdma->max_conns)
+		return SD_REJECT_AS(func, DOCA_ERROR_FULL,
+				    "rdma %p holds %u connections, its max_num_connections; raise it with "
+				    "doca_rdma_set_max_num_connections before start",
+				    (void *)rdma, rdma->num_conns);
+	return sd_rdma_conn_new(rdma, out, func);
+}
+
 doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_conn_details,
 			      size_t *local_rdma_conn_details_size, struct doca_rdma_connection **rdma_connection)
 {
@@ -139,12 +151,7 @@ doca_error_t doca_rdma_export(struct doca_rdma *rdma, const void **local_rdma_co
 	if (rdma->ctx.state != DOCA_CTX_STATE_RUNNING)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, "rdma %p is %s; export connections once it is RUNNING",
 				 (void *)rdma, sd_ctx_state_name(rdma->ctx.state));
-	if (rdma->num_conns >= rdma->max_conns)
-		return SD_REJECT(DOCA_ERROR_FULL,
-				 "rdma %p holds %u connections, its max_num_connections; raise it with "
-				 "doca_rdma_set_max_num_connections before start",
-				 (void *)rdma, rdma->num_conns);
-	err = sd_rdma_conn_new(rdma, &conn, __func__);
+	err = sd_rdma_conn_add(rdma, &conn, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
 	*local_rdma_conn_details = conn->blob;
@@ -192,14 +199,12 @@ static doca_error_t sd_rdma_connect_local(struct doca_rdma_connection *conn, con
 doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_conn_details,
 			       size_t remote_rdma_conn_details_size, struct doca_rdma_connection *rdma_connection)
 {
-	struct sd_rdma_conn_ident id;
-	const char *why;
 	doca_error_t err = sd_rdma_check(rdma, __func__);
 
 	if (err != DOCA_SUCCESS)
 		return err;
 	if (remote_rdma_conn_details == NULL || !sd_rdma_conn_is_valid(rdma_connection) ||
-	    rdma_connection->rdma != rdma)
+	    rdma_connection->rdma != rdma || rdma_connection->cm != NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE,
 				 "remote_rdma_conn_details is NULL or rdma_connection %p is not a connection that "
 				 "doca_rdma_export made on rdma %p",
@@ -210,22 +215,30 @@ doca_error_t doca_rdma_connect(struct doca_rdma *rdma, const void *remote_rdma_c
 	if (atomic_load(&rdma_connection->state) != SD_RDMA_CONN_EXPORTED)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, "connection %u is already connected or ended; export a new one",
 				 rdma_connection->id);
-	why = sd_rdma_blob_decode(remote_rdma_conn_details, remote_rdma_conn_details_size, &id);
+	return sd_rdma_conn_join(rdma_connection, remote_rdma_conn_details, remote_rdma_conn_details_size, __func__);
+}
+
+/* Join `conn` to the peer that `blob` describes; the connection manager joins with it too. */
+doca_error_t sd_rdma_conn_join(struct doca_rdma_connection *conn, const void *blob, size_t len, const char *func)
+{
+	struct sd_rdma_conn_ident id;
+	const char *why = sd_rdma_blob_decode(blob, len, &id);
+
 	if (why != NULL)
-		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "the %zu bytes at %p are not a connection blob: the blob %s",
-				 remote_rdma_conn_details_size, remote_rdma_conn_details, why);
-	err = sd_rdma_peer_verify(rdma_connection, &id);
+		return SD_REJECT_AS(func, DOCA_ERROR_INVALID_VALUE,
+				    "the %zu bytes at %p are not a connection blob: the blob %s", len, blob, why);
+	doca_error_t err = sd_rdma_peer_verify(conn, &id);
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (!rdma_connection->remote_net) {
-		err = id.pid == rdma_connection->self.pid ? sd_rdma_connect_local(rdma_connection, &id)
-							  : sd_rdma_connect_outbox(rdma_connection, &id, id.ring_fd);
+	if (!conn->remote_net) {
+		err = id.pid == conn->self.pid ? sd_rdma_connect_local(conn, &id)
+						: sd_rdma_connect_outbox(conn, &id, id.ring_fd);
 		if (err != DOCA_SUCCESS)
 			return err;
-		sd_rdma_puller_init(&rdma_connection->puller, id.pid);
+		sd_rdma_puller_init(&conn->puller, id.pid);
 	}
-	rdma_connection->remote = id;
-	atomic_store_explicit(&rdma_connection->state, SD_RDMA_CONN_CONNECTED, memory_order_release);
+	conn->remote = id;
+	atomic_store_explicit(&conn->state, SD_RDMA_CONN_CONNECTED, memory_order_release);
 	return DOCA_SUCCESS;
 }
 
@@ -234,18 +247,48 @@ doca_error_t doca_rdma_connection_disconnect(struct doca_rdma_connection *rdma_c
 	if (!sd_rdma_conn_is_valid(rdma_connection))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "rdma_connection %p is NULL or not a live connection",
 				 (void *)rdma_connection);
+	if (rdma_connection->cm != NULL)
+		return sd_rdma_cm_disconnect(rdma_connection);
 	if (atomic_load(&rdma_connection->state) != SD_RDMA_CONN_CONNECTED)
 		return SD_REJECT(DOCA_ERROR_BAD_STATE, "connection %u is not connected", rdma_connection->id);
+	sd_rdma_conn_cut(rdma_connection);
+	return DOCA_SUCCESS;
+}
+
+/* End `conn` and, when its peer is a connection of this process, that peer too. */
+void sd_rdma_conn_cut(struct doca_rdma_connection *conn)
+{
 	pthread_mutex_lock(&sd_rdma_registry_lock);
-	struct doca_rdma_connection *peer = atomic_load(&rdma_connection->peer);
-	if (peer != NULL && atomic_load(&peer->peer) == rdma_connection) {
+	struct doca_rdma_connection *peer = atomic_load(&conn->peer);
+	if (peer != NULL && atomic_load(&peer->peer) == conn) {
 		atomic_store(&peer->peer, NULL);
 		atomic_store(&peer->state, SD_RDMA_CONN_DISCONNECTED);
 	}
-	atomic_store(&rdma_connection->peer, NULL);
-	sd_rdma_conn_mark_closed(rdma_connection);
+	atomic_store(&conn->peer, NULL);
+	sd_rdma_conn_mark_closed(conn);
 	pthread_mutex_unlock(&sd_rdma_registry_lock);
-	return DOCA_SUCCESS;
+}
+
+/* Free one connection of a running context (the connection manager's failed handshakes). */
+void sd_rdma_conn_free(struct doca_rdma_connection *conn)
+{
+	struct doca_rdma *rdma = conn->rdma;
+
+	pthread_mutex_lock(&sd_rdma_registry_lock);
+	for (struct doca_rdma_connection **p = &rdma->conns; *p != NULL; p = &(*p)->next)
+		if (*p == conn) {
+			*p = conn->next;
+			break;
+		}
+	sd_rdma_registry_remove_locked(conn);
+	pthread_mutex_unlock(&sd_rdma_registry_lock);
+	sd_rdma_conn_mark_closed(conn);
+	sd_rdma_ring_detach(&conn->inbox);
+	sd_rdma_ring_detach(&conn->outbox);
+	sd_rdma_puller_close(&conn->puller);
+	sd_rdma_peer_withdraw(conn);
+	conn->magic = 0;
+	free(conn);
 }
 
 /* The context leaves RUNNING: every connection ends; peers see it at once. */
@@ -323,6 +366,10 @@ doca_error_t doca_rdma_connection_get_addr(const struct doca_rdma_connection *rd
 	if (!sd_rdma_conn_is_valid(rdma_connection) || addr == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "rdma_connection %p is not a live connection or addr is NULL",
 				 (const void *)rdma_connection);
+	if (rdma_connection->cm != NULL) {
+		*addr = &rdma_connection->cm->addr;
+		return DOCA_SUCCESS;
+	}
 	return SD_REJECT(DOCA_ERROR_NOT_FOUND,
 			 "connection %u was made from an out-of-band blob and has no connection-manager address",
 			 rdma_connection->id);

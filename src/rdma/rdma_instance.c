@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "rdma_cm.h"
 #include "rdma_priv.h"
 #include "sd_log.h"
 
@@ -74,22 +75,37 @@ static doca_error_t sd_rdma_start(struct doca_ctx *ctx)
 
 static void sd_rdma_release(struct doca_ctx *ctx)
 {
-	sd_rdma_conns_release((struct doca_rdma *)ctx);
+	struct doca_rdma *rdma = (struct doca_rdma *)ctx;
+
+	if (rdma->cm != NULL)
+		sd_rdma_cm_release(rdma);
+	sd_rdma_conns_release(rdma);
 }
 
 static void sd_rdma_on_stopping(struct doca_ctx *ctx)
 {
-	sd_rdma_conns_stopping((struct doca_rdma *)ctx);
+	struct doca_rdma *rdma = (struct doca_rdma *)ctx;
+
+	sd_rdma_conns_stopping(rdma);
+	if (rdma->cm != NULL)
+		sd_rdma_cm_stopping(rdma);
 }
 
 static bool sd_rdma_event_pending(struct doca_ctx *ctx)
 {
-	return ctx->state == DOCA_CTX_STATE_RUNNING && sd_rdma_inbox_pending((struct doca_rdma *)ctx);
+	struct doca_rdma *rdma = (struct doca_rdma *)ctx;
+
+	return ctx->state == DOCA_CTX_STATE_RUNNING &&
+	       (sd_rdma_inbox_pending(rdma) || (rdma->cm != NULL && sd_rdma_cm_pending(rdma)));
 }
 
 static void sd_rdma_event_dispatch(struct doca_ctx *ctx)
 {
-	sd_rdma_inbox_drain((struct doca_rdma *)ctx);
+	struct doca_rdma *rdma = (struct doca_rdma *)ctx;
+
+	if (rdma->cm != NULL && sd_rdma_cm_dispatch(rdma))
+		return;
+	sd_rdma_inbox_drain(rdma);
 }
 
 const struct sd_ctx_ops sd_rdma_ctx_ops = {
@@ -160,6 +176,8 @@ doca_error_t doca_rdma_destroy(struct doca_rdma *rdma)
 	err = priv_doca_ctx_fini(&rdma->ctx, __func__); /* refuses a context that is not IDLE */
 	if (err != DOCA_SUCCESS)
 		return err;
+	if (rdma->cm != NULL)
+		sd_rdma_cm_release(rdma);
 	sd_rdma_conns_release(rdma);
 	rdma->magic = 0;
 	free(rdma);

@@ -69,6 +69,8 @@ struct sd_rdma_conn_ident {
 };
 
 struct doca_rdma_connection;
+struct sd_rdma_cm;
+struct sd_rdma_cm_link;
 
 /* A connection whose peer shows no sign of life is looked at again after this long (NOT_CONNECTED bound). */
 #define SD_RDMA_WATCH_PERIOD_NS 10000000ull
@@ -91,6 +93,7 @@ struct doca_rdma_connection {
 	struct doca_rdma_connection *next; /* context's list */
 	struct doca_rdma_connection *reg_next; /* process registry */
 	bool failure_reported;
+	struct sd_rdma_cm_link *cm; /* connection-manager side of it; NULL for a blob connection */
 	bool remote_net; /* the peer was checked over the network: another namespace or machine */
 	void *presence;  /* this end's published record (rdma_peer.c), NULL when not offered */
 	uint8_t presence_rec[SD_PRESENCE_REC_LEN] __attribute__((aligned(8)));
@@ -132,6 +135,7 @@ struct doca_rdma {
 	uint32_t next_conn_id;
 	struct sd_rdma_task *rq_head; /* posted receive tasks, oldest first */
 	struct sd_rdma_task *rq_tail;
+	struct sd_rdma_cm *cm; /* connection manager, made on first use (rdma_cm.h) */
 };
 
 /* Every RDMA task type: the generic task, then the union of their fields. */
@@ -199,6 +203,11 @@ bool sd_rdma_conn_ended(const struct doca_rdma_connection *conn);
 /* rdma_watch.c: is the peer of a connected connection still there?  Ends the connection when not. */
 bool sd_rdma_conn_watch(struct doca_rdma_connection *conn);
 void sd_rdma_conn_mark_closed(struct doca_rdma_connection *conn);
+doca_error_t sd_rdma_conn_add(struct doca_rdma *rdma, struct doca_rdma_connection **out, const char *func);
+doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_connection **out, const char *func);
+doca_error_t sd_rdma_conn_join(struct doca_rdma_connection *conn, const void *blob, size_t len, const char *func);
+void sd_rdma_conn_cut(struct doca_rdma_connection *conn);
+void sd_rdma_conn_free(struct doca_rdma_connection *conn);
 
 /* rdma_blob.c: encode/decode the out-of-band connection blob. */
 void sd_rdma_blob_encode(const struct sd_rdma_conn_ident *id, uint8_t out[SD_RDMA_BLOB_LEN]);
