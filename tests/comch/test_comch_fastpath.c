@@ -78,7 +78,7 @@ static void a_message_lands_in_the_posted_buffer_with_its_immediate_data(void)
 	CHECK(doca_comch_producer_task_send_get_imm_data_len(t) == 8);
 	CHECK(memcmp(doca_comch_producer_task_send_get_imm_data(t), imm, 8) == 0);
 	ct_log_start();
-	CHECK_OK(fp_submit_retry(t, &cons, 2000));
+	CHECK_OK(fp_submit_retry(t, &cons, &cli, 5000));
 	CHECK(FP_RUN_UNTIL(cons.n == 1 && prod.n == 1, &srv, &cli, &cons, &prod));
 	CHECK_LOG_QUIET();
 	CHECK(prod.n_ok == 1 && prod.done[0].status == DOCA_SUCCESS);
@@ -111,7 +111,7 @@ static void the_host_side_consumes_what_the_dpu_side_produces(void)
 	memset(dmem.mem, 0xc3, 4000);
 	t = fp_send_task(&prod, &dmem, 0, 4000, NULL, 0, cid);
 	REQUIRE(t != NULL);
-	CHECK_OK(fp_submit_retry(t, &cons, 2000));
+	CHECK_OK(fp_submit_retry(t, &cons, &srv, 5000));
 	CHECK(FP_RUN_UNTIL(cons.n == 1 && prod.n == 1, &srv, &cli, &cons, &prod));
 	CHECK(cons.n_ok == 1 && cons.done[0].len == 4000 && hmem.mem[3999] == 0xc3 && cons.done[0].imm_len == 0);
 	/* Its stop reaches the server as an expired consumer. */
@@ -139,7 +139,7 @@ static void receives_complete_in_posting_order(void)
 		memset(pmem.mem + i * 512, (int)(0x40 + i), 100 + i);
 		t = fp_send_task(&prod, &pmem, i * 512, 100 + i, &i, 4, cid);
 		REQUIRE(t != NULL);
-		CHECK_OK(fp_submit_retry(t, &cons, 2000));
+		CHECK_OK(fp_submit_retry(t, &cons, &cli, 5000));
 	}
 	CHECK(FP_RUN_UNTIL(cons.n == 8 && prod.n == 8, &srv, &cli, &cons, &prod));
 	for (int i = 0; i < 8 && i < cons.n; i++) {
@@ -173,7 +173,7 @@ static void a_send_with_nothing_posted_answers_again_until_a_post(void)
 	CHECK_LOG_QUIET(); /* back-pressure, not an error */
 	CHECK(prod.n == 0 && cons.n == 0);
 	CHECK_OK(fp_post(&cons, &cmem, 0, 128));
-	CHECK_OK(doca_task_submit(doca_comch_producer_task_send_as_task(t)));
+	CHECK_OK(FP_SUBMIT_SEEN(t, &srv, &cli, &cons, &prod));
 	CHECK(FP_RUN_UNTIL(cons.n == 1 && prod.n == 1, &srv, &cli, &cons, &prod));
 	CHECK(cons.n_ok == 1 && cons.done[0].len == 64 && cmem.mem[63] == 0x5a);
 	tear_down();
@@ -221,8 +221,7 @@ static void a_buffer_too_small_is_refused_and_stays_posted(void)
 	CHECK_OK(fp_post(&cons, &cmem, 0, 16));
 	t = fp_send_task(&prod, &pmem, 0, 100, NULL, 0, cid);
 	REQUIRE(t != NULL);
-	CHECK_REJECT(doca_task_submit(doca_comch_producer_task_send_as_task(t)), DOCA_ERROR_INVALID_VALUE,
-		     "doca_task_submit");
+	CHECK_REJECT(FP_SUBMIT_SEEN(t, &srv, &cli, &cons, &prod), DOCA_ERROR_INVALID_VALUE, "doca_task_submit");
 	fp_send_drop(t);
 	t = fp_send_task(&prod, &pmem, 0, 16, NULL, 0, cid);
 	REQUIRE(t != NULL);
@@ -252,7 +251,7 @@ static void immediate_data_longer_than_the_consumer_takes_is_refused(void)
 		     "doca_task_try_submit");
 	doca_comch_producer_task_send_set_imm_data(t, imm, 4);
 	CHECK(doca_comch_producer_task_send_get_imm_data_len(t) == 4);
-	CHECK_OK(doca_task_submit(doca_comch_producer_task_send_as_task(t)));
+	CHECK_OK(FP_SUBMIT_SEEN(t, &srv, &cli, &cons, &prod));
 	CHECK(FP_RUN_UNTIL(cons.n == 1 && prod.n == 1, &srv, &cli, &cons, &prod));
 	CHECK(cons.n_ok == 1 && cons.done[0].imm_len == 4);
 	/* Above the capability, alloc refuses at once. */
