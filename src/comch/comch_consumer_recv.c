@@ -133,6 +133,12 @@ static bool sd_fp_recv_poll(struct doca_task *task)
 
 	if (c->framed && c->posts_sent != atomic_load_explicit(&c->q->post_tail, memory_order_relaxed))
 		sd_fp_posts_flush(c); /* posts the link could not take at submit */
+	/* Framed: fills that arrived but were not read yet, when only this consumer's PE is progressed. */
+	for (int i = 0; i < SD_FP_READ_AHEAD && c->framed &&
+			atomic_load_explicit(&s->state, memory_order_acquire) != SD_FP_SLOT_FILLED &&
+			sd_comch_fp_read_ahead(c->ep, c->conn);
+	     i++)
+		;
 	if (atomic_load_explicit(&s->state, memory_order_acquire) == SD_FP_SLOT_FILLED) {
 		task->early_status = s->len == SD_FP_LEN_FAILED ? DOCA_ERROR_IO_FAILED : DOCA_SUCCESS;
 		return true;

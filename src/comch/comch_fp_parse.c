@@ -56,3 +56,13 @@ bool sd_fp_wire_parse(const uint8_t *msg, size_t len, struct sd_wire_fp *out, co
 		return false;
 	}
 }
+
+bool sd_fp_frame_is_quiet(const uint8_t *msg, size_t len)
+{
+	uint32_t op;
+
+	if (msg == NULL || len < sizeof(op))
+		return false;
+	memcpy(&op, msg, sizeof(op)); /* op is the header's first field */
+	return op == SD_FP_OP_POST || op == SD_FP_OP_FILLED || op == SD_FP_OP_WAKE;
+}

@@ -45,6 +45,7 @@
 #define SD_FP_MAX_BUF (1u << 30)         /* bytes per message */
 #define SD_FP_MAX_PEERS 64u              /* consumers announced per endpoint, producers per endpoint */
 #define SD_FP_MAX_DESC 1024u             /* longest mmap export descriptor carried */
+#define SD_FP_READ_AHEAD 16              /* frames a framed send or receive reads ahead of the endpoint */
 
 #define SD_FP_CONSUMER_MAGIC 0x46504353u /* "SCPF" */
 #define SD_FP_PRODUCER_MAGIC 0x46505053u /* "SPPF" */
@@ -190,9 +191,6 @@ struct sd_fp_table {
 struct sd_fp_table *sd_fp_table_of(struct sd_comch_ep *ep);
 /* Endpoint destroyed: forget every record and free the table. */
 void sd_fp_table_free(struct sd_comch_ep *ep);
-/* Dispatch one received fast-path frame of `conn` (connection PE). */
-void sd_fp_remote_on_frame(struct sd_comch_ep *ep, struct doca_comch_connection *conn, const uint8_t *msg,
-			   size_t len);
 /* The link of `conn` ended: drop its records without callbacks. */
 void sd_fp_remote_conn_gone(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
 /* The endpoint hears of this side's consumer `c` (start) or forgets it (release). */

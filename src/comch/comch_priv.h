@@ -378,6 +378,13 @@ void sd_comch_event_dispatch(struct doca_ctx *ctx);
 
 /* comch_recv.c: reading established connections (progress thread). */
 bool sd_comch_read_one(struct sd_comch_ep *ep);
+/* Fast path (comch_fp_*.c): read `conn` ahead of the endpoint's PE for a frame that calls no callback. */
+bool sd_comch_fp_read_ahead(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
+/* comch_fp_parse.c: the fast-path frame `msg` calls no application callback (POST, FILLED, WAKE). */
+bool sd_fp_frame_is_quiet(const uint8_t *msg, size_t len);
+/* comch_fp_remote.c: dispatch one received fast-path frame of `conn`. */
+void sd_fp_remote_on_frame(struct sd_comch_ep *ep, struct doca_comch_connection *conn, const uint8_t *msg,
+			   size_t len);
 void sd_comch_watch_all(struct sd_comch_ep *ep);
 
 /* comch_conn.c */

@@ -185,15 +185,21 @@ static doca_error_t sd_fp_send_validate(struct doca_task *task)
 static doca_error_t sd_fp_send_admit(struct doca_task *task)
 {
 	struct doca_comch_producer_task_send *t = (struct doca_comch_producer_task_send *)task;
+	struct doca_comch_producer *p = sd_fp_send_owner(t);
 	struct sd_fp_remote *rc;
 	uint64_t room = 0;
 	doca_error_t err = sd_fp_send_target(t, &rc, true);
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (rc->framed && sd_fp_send_owner(t)->conn->out_task != NULL)
+	if (rc->framed && p->conn->out_task != NULL)
 		return DOCA_ERROR_AGAIN; /* a message's frame is half written; the FILLED frame could not follow */
 	err = sd_fp_queue_claim(rc->q, rc->nslots, t->buf->data_len, &t->slot, &room);
+	/* Framed: posts that arrived but were not read yet, when only this producer's PE is progressed. */
+	for (int i = 0; i < SD_FP_READ_AHEAD && err == DOCA_ERROR_AGAIN && rc->framed &&
+			sd_comch_fp_read_ahead(p->ep, p->conn);
+	     i++)
+		err = sd_fp_queue_claim(rc->q, rc->nslots, t->buf->data_len, &t->slot, &room);
 	if (err == DOCA_ERROR_INVALID_VALUE)
 		return SD_FP_RULE(true, err,
 					 "send task %p: %zu bytes do not fit the %llu-byte buffer consumer %u posted "

@@ -179,6 +179,36 @@ static void a_send_with_nothing_posted_answers_again_until_a_post(void)
 	tear_down();
 }
 
+/*
+ * The DOCA samples progress only the producer's PE while sending and only
+ * the consumer's (and the connection's) while receiving: posts and landed
+ * messages must show through those PEs alone, over TCP too.
+ */
+static void each_side_needs_only_its_own_pe(void)
+{
+	struct doca_comch_producer_task_send *t;
+	uint32_t cid = 0;
+	uint64_t end;
+	doca_error_t err;
+
+	REQUIRE(pair_up("own-pe"));
+	REQUIRE(consumer_and_producer(2, 0));
+	CHECK_OK(doca_comch_consumer_get_id(cons.consumer, &cid));
+	CHECK_OK(fp_post(&cons, &cmem, 0, 256));
+	for (int i = 0; i < 20; i++) /* the consumer side goes on; the client's PE does not */
+		doca_pe_progress(cons.pe), ct_progress(&srv);
+	memset(pmem.mem, 0x3c, 200);
+	t = fp_send_task(&prod, &pmem, 0, 200, NULL, 0, cid);
+	REQUIRE(t != NULL);
+	for (end = ct_now_ms() + 5000;
+	     (err = doca_task_submit(doca_comch_producer_task_send_as_task(t))) == DOCA_ERROR_AGAIN && ct_now_ms() < end;)
+		ct_nap(); /* nothing progressed at all, as the samples' submit loop */
+	CHECK_OK(err);
+	CHECK(FP_RUN_UNTIL(prod.n == 1 && cons.n == 1, (struct ct_side *)NULL, (struct ct_side *)NULL, &cons, &prod));
+	CHECK(cons.n_ok == 1 && cons.done[0].len == 200 && cmem.mem[199] == 0x3c);
+	tear_down();
+}
+
 static void a_consumer_that_never_posts_receives_nothing(void)
 {
 	struct doca_comch_producer_task_send *t;
@@ -396,6 +426,7 @@ int main(void)
 	SD_RUN(the_host_side_consumes_what_the_dpu_side_produces);
 	SD_RUN(receives_complete_in_posting_order);
 	SD_RUN(a_send_with_nothing_posted_answers_again_until_a_post);
+	SD_RUN(each_side_needs_only_its_own_pe);
 	SD_RUN(a_consumer_that_never_posts_receives_nothing);
 	SD_RUN(a_buffer_too_small_is_refused_and_stays_posted);
 	SD_RUN(immediate_data_longer_than_the_consumer_takes_is_refused);
