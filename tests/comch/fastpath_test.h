@@ -59,10 +59,12 @@ static inline struct doca_buf *fp_buf(struct fp_mem *m, size_t off, size_t len, 
 
 /* ---- consumer events of the endpoints ---- */
 
+#define FP_MAX_EVENTS 128
+
 struct fp_peer_events {
-	uint32_t new_ids[64];
+	uint32_t new_ids[FP_MAX_EVENTS];
 	int n_new;
-	uint32_t expired_ids[64];
+	uint32_t expired_ids[FP_MAX_EVENTS];
 	int n_expired;
 };
 
@@ -79,7 +81,7 @@ static inline void fp_new_consumer(struct doca_comch_event_consumer *ev, struct 
 	struct fp_peer_events *e = fp_events_of(conn);
 
 	(void)ev;
-	if (e->n_new < 64)
+	if (e->n_new < FP_MAX_EVENTS)
 		e->new_ids[e->n_new++] = id;
 }
 
@@ -89,7 +91,7 @@ static inline void fp_expired_consumer(struct doca_comch_event_consumer *ev, str
 	struct fp_peer_events *e = fp_events_of(conn);
 
 	(void)ev;
-	if (e->n_expired < 64)
+	if (e->n_expired < FP_MAX_EVENTS)
 		e->expired_ids[e->n_expired++] = id;
 }
 

@@ -15,6 +15,8 @@
  */
 #include "fastpath_test.h"
 
+#define SD_TEST_FP_MAX 64 /* consumers per endpoint (docs/comch-fast-path.md) */
+
 static struct ct_side srv, cli;
 static struct fp_mem cmem, pmem;
 static struct fp_end cons, prod;
@@ -331,6 +333,59 @@ static void a_closed_connection_fails_posted_receives_and_sends(void)
 	tear_down();
 }
 
+static void refuse_cb(struct doca_comch_consumer_task_post_recv *t, union doca_data a, union doca_data b)
+{
+	(void)t, (void)a, (void)b;
+}
+
+/* The endpoint routes frames to its started consumers: 64 at a time, the capability. */
+static void a_65th_started_consumer_is_refused(void)
+{
+	struct doca_comch_consumer *c[SD_TEST_FP_MAX + 1] = {NULL};
+	struct doca_pe *pe = NULL;
+	uint32_t max = 0;
+	enum doca_ctx_states st;
+
+	REQUIRE(pair_up("full"));
+	CHECK_OK(doca_comch_consumer_cap_get_max_consumers(doca_dev_as_devinfo(srv.dev), &max));
+	CHECK(max == SD_TEST_FP_MAX);
+	REQUIRE(doca_pe_create(&pe) == DOCA_SUCCESS);
+	for (int i = 0; i <= SD_TEST_FP_MAX; i++) {
+		REQUIRE(doca_comch_consumer_create(srv.conn, cmem.mmap, &c[i]) == DOCA_SUCCESS);
+		REQUIRE(doca_pe_connect_ctx(pe, doca_comch_consumer_as_ctx(c[i])) == DOCA_SUCCESS);
+		CHECK_OK(doca_comch_consumer_task_post_recv_set_conf(c[i], refuse_cb, refuse_cb, 1));
+		if (i < SD_TEST_FP_MAX)
+			CHECK_ERR(doca_ctx_start(doca_comch_consumer_as_ctx(c[i])), DOCA_ERROR_IN_PROGRESS);
+		/* Drain the announcements as they come, so no socket fills. */
+		for (int k = 0; k < 4; k++)
+			ct_progress(&cli), doca_pe_progress(pe);
+	}
+	CHECK_REJECT(doca_ctx_start(doca_comch_consumer_as_ctx(c[SD_TEST_FP_MAX])), DOCA_ERROR_FULL, "doca_ctx_start");
+	/* One stops: the 65th may start now. */
+	(void)doca_ctx_stop(doca_comch_consumer_as_ctx(c[0]));
+	for (uint64_t end = ct_now_ms() + 5000;
+	     doca_ctx_get_state(doca_comch_consumer_as_ctx(c[0]), &st) == DOCA_SUCCESS && st != DOCA_CTX_STATE_IDLE &&
+	     ct_now_ms() < end;)
+		doca_pe_progress(pe), ct_progress(&cli);
+	CHECK_ERR(doca_ctx_start(doca_comch_consumer_as_ctx(c[SD_TEST_FP_MAX])), DOCA_ERROR_IN_PROGRESS);
+	/* The client hears of it before anything stops (on one machine it maps the queue then). */
+	for (uint64_t end = ct_now_ms() + 5000; fp_cli_events.n_new < SD_TEST_FP_MAX + 1 && ct_now_ms() < end;)
+		doca_pe_progress(pe), ct_progress(&cli), ct_progress(&srv);
+	CHECK(fp_cli_events.n_new == SD_TEST_FP_MAX + 1 && fp_cli_events.n_expired == 1);
+	for (int i = 0; i <= SD_TEST_FP_MAX; i++) {
+		(void)doca_ctx_stop(doca_comch_consumer_as_ctx(c[i]));
+		for (uint64_t end = ct_now_ms() + 5000;
+		     doca_ctx_get_state(doca_comch_consumer_as_ctx(c[i]), &st) == DOCA_SUCCESS &&
+		     st != DOCA_CTX_STATE_IDLE && ct_now_ms() < end;)
+			doca_pe_progress(pe), ct_progress(&cli), ct_progress(&srv);
+		CHECK_OK(doca_comch_consumer_destroy(c[i]));
+	}
+	CHECK(FP_RUN_UNTIL(fp_cli_events.n_expired == SD_TEST_FP_MAX + 1, &srv, &cli, (struct fp_end *)NULL,
+			   (struct fp_end *)NULL));
+	CHECK_OK(doca_pe_destroy(pe));
+	tear_down();
+}
+
 static void refusals_of_arguments_and_states(void)
 {
 	struct doca_comch_consumer *c = NULL;
@@ -432,6 +487,7 @@ int main(void)
 	SD_RUN(immediate_data_longer_than_the_consumer_takes_is_refused);
 	SD_RUN(an_unknown_consumer_is_not_found);
 	SD_RUN(a_closed_connection_fails_posted_receives_and_sends);
+	SD_RUN(a_65th_started_consumer_is_refused);
 	SD_RUN(refusals_of_arguments_and_states);
 	SD_RUN(capabilities_and_dpa_entry_points);
 	return sd_test_done();
