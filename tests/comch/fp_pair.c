@@ -17,11 +17,13 @@
  *       consumer and prints "ok never posted".
  *   fp_pair producer NAME COUNT [never]
  *       A client on b1:00.0 that waits for the consumer and sends COUNT
- *       messages of 1 byte to 64 KiB (0: until killed), each submit retried
- *       while it answers DOCA_ERROR_AGAIN, and sleeps on its handle until
- *       each send completes.  Prints "ok sent COUNT" once the consumer
- *       expired (or its side closed the link).  With "never" it expects only DOCA_ERROR_AGAIN until the
- *       consumer expires and then DOCA_ERROR_NOT_FOUND ("ok never again=N").
+ *       messages of 1 byte to 64 KiB (0: until a send fails), each submit
+ *       retried while it answers DOCA_ERROR_AGAIN, and sleeps on its handle
+ *       until each send completes.  Prints "ok sent COUNT" once the consumer
+ *       expired (or its side closed the link); with COUNT 0, "lost ERROR
+ *       after_ms=X" once a send fails (X: since the last one that worked).
+ *       With "never" it expects only DOCA_ERROR_AGAIN until the consumer
+ *       expires, then DOCA_ERROR_NOT_FOUND ("ok never again=N").
  *   fp_pair both NAME COUNT [never]
  *       The two of them on this machine (the producer forked).
  * Exit 0 on the expected outcome.
@@ -256,10 +258,13 @@ static int run_consumer(const char *name, uint32_t count, bool never)
 static void send_done(struct doca_comch_producer_task_send *task, union doca_data tud, union doca_data cud)
 {
 	(void)tud, (void)cud;
-	if (doca_task_get_status(doca_comch_producer_task_send_as_task(task)) == DOCA_SUCCESS)
+	last_err = doca_task_get_status(doca_comch_producer_task_send_as_task(task));
+	if (last_err == DOCA_SUCCESS) {
 		sent++;
-	else
+		last_ms = ct_now_ms();
+	} else {
 		failed++;
+	}
 	doca_buf_dec_refcount((struct doca_buf *)doca_comch_producer_task_send_get_buf(task), NULL);
 	doca_task_free(doca_comch_producer_task_send_as_task(task));
 }
@@ -337,6 +342,41 @@ static bool consumer_expired(void)
 	return fp_cli_events.n_expired != 0 || ct_state(&side) != DOCA_CTX_STATE_RUNNING;
 }
 
+/*
+ * Send message `seq` and sleep until it completed.  Its outcome: the
+ * submit's refusal, the send's own status, or DOCA_ERROR_TIME_OUT when the
+ * armed PE was not woken.
+ */
+static doca_error_t send_one(uint32_t seq, uint32_t cid, uint32_t *again)
+{
+	uint32_t len = msg_len(seq);
+	struct doca_comch_producer_task_send *t = NULL;
+	struct doca_buf *b;
+	doca_error_t err;
+
+	for (size_t i = 0; i < len; i++)
+		mem.mem[i] = pattern(seq, i);
+	b = fp_buf(&mem, 0, len, len);
+	if (b == NULL)
+		return DOCA_ERROR_NO_MEMORY;
+	err = doca_comch_producer_task_send_alloc_init(producer, b, (uint8_t *)&seq, 4, cid, &t);
+	if (err == DOCA_SUCCESS)
+		err = submit_retry(t, again);
+	if (err != DOCA_SUCCESS) {
+		doca_buf_dec_refcount(b, NULL);
+		if (t != NULL)
+			doca_task_free(doca_comch_producer_task_send_as_task(t));
+		return err;
+	}
+	/* Armed right after the submit: the finished send must wake the PE. */
+	if (!sleep_on_handle())
+		return DOCA_ERROR_TIME_OUT;
+	want = seq + 1;
+	if (!wait_for(producer_sent))
+		return DOCA_ERROR_TIME_OUT;
+	return failed != 0 ? last_err : DOCA_SUCCESS;
+}
+
 static int run_producer(const char *name, uint32_t count, bool never)
 {
 	uint32_t cid, again = 0;
@@ -348,28 +388,20 @@ static int run_producer(const char *name, uint32_t count, bool never)
 	cid = fp_cli_events.new_ids[0];
 	if (never)
 		return run_never(cid);
+	last_ms = ct_now_ms();
 	for (uint32_t seq = 0; count == 0 || seq < count; seq++) {
-		uint32_t len = msg_len(seq);
-		struct doca_comch_producer_task_send *t = NULL;
-		struct doca_buf *b;
+		doca_error_t err = send_one(seq, cid, &again);
 
-		for (size_t i = 0; i < len; i++)
-			mem.mem[i] = pattern(seq, i);
-		b = fp_buf(&mem, 0, len, len);
-		if (b == NULL || doca_comch_producer_task_send_alloc_init(producer, b, (uint8_t *)&seq, 4, cid, &t) !=
-					 DOCA_SUCCESS ||
-		    submit_retry(t, &again) != DOCA_SUCCESS) {
-			printf("failed: send %u refused\n", seq);
+		if (err != DOCA_SUCCESS && count == 0) {
+			/* The stream runs until the consumer's side dies: say how and how soon. */
+			printf("lost %s after_ms=%llu sent=%u\n", doca_error_get_name(err),
+			       (unsigned long long)(ct_now_ms() - last_ms), sent);
+			return sent > 0 ? 0 : 9;
+		}
+		if (err != DOCA_SUCCESS) {
+			printf("failed: send %u: %s\n", seq, doca_error_get_name(err));
 			return 6;
 		}
-		/* Armed right after the submit: the finished send must wake the PE. */
-		if (!sleep_on_handle()) {
-			printf("failed: send %u did not wake the PE\n", seq);
-			return 7;
-		}
-		want = seq + 1;
-		if (!wait_for(producer_sent) || failed != 0)
-			return 8;
 	}
 	if (!wait_for(consumer_expired))
 		printf("failed: the consumer never expired\n");

@@ -15,6 +15,10 @@
 #                        mid-stream: the consumer's posted receives fail with
 #                        DOCA_ERROR_NOT_CONNECTED within 2 s (plus slack for
 #                        a loaded machine), the consumer asleep all along
+#   killed_consumer_fails_the_sends      the consumer is SIGKILLed mid-stream:
+#                        the producer's next send fails (DOCA_ERROR_NOT_CONNECTED,
+#                        or DOCA_ERROR_IO_FAILED when the UCX write finds it
+#                        dead first) within 2.5 s
 set -uo pipefail
 
 case_name=${1:?usage: test_netns_comch_fp.sh CASE}
@@ -77,6 +81,26 @@ killed_producer_fails_posted_receives)
 	esac
 	got=${line#*received=}
 	[ "$got" -gt 0 ] || nl_fail "no message landed before the kill"
+	after=${line#*after_ms=}
+	after=${after%% *}
+	[ "$after" -le 2500 ] || nl_fail "the loss took ${after} ms (bound 2500 ms)"
+	;;
+killed_consumer_fails_the_sends)
+	consumer 0
+	producer 0
+	for _ in $(seq 1 400); do
+		grep -q '^receiving' "$WORK/cons.out" && break
+		sleep 0.05
+	done
+	sleep 1 # let messages flow
+	kill -KILL "$CONS_PID"
+	wait "$PROD_PID" || nl_fail "the producer failed: $(cat "$WORK/prod.out")"
+	cat "$WORK/prod.out"
+	line=$(grep '^lost' "$WORK/prod.out")
+	case "$line" in
+	"lost DOCA_ERROR_NOT_CONNECTED after_ms="* | "lost DOCA_ERROR_IO_FAILED after_ms="*) ;;
+	*) nl_fail "expected a send to fail with NOT_CONNECTED or IO_FAILED, got: ${line:-nothing}" ;;
+	esac
 	after=${line#*after_ms=}
 	after=${after%% *}
 	[ "$after" -le 2500 ] || nl_fail "the loss took ${after} ms (bound 2500 ms)"
