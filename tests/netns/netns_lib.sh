@@ -58,7 +58,7 @@ nl_export() {
 	local i
 	for i in $(seq 1 200); do
 		grep -q '^ready ' "$WORK/exp.out" && break
-		grep -q 'failed' "$WORK/exp.out" && break
+		nl_replies | grep -q failed && break
 		sleep 0.05
 	done
 	read -r word EXP_ADDR EXP_LEN _ < <(grep "^ready " "$WORK/exp.out") || true
@@ -68,14 +68,21 @@ nl_export() {
 # nl_cmd CMD - one command to the exporter; prints its reply line.
 nl_cmd() {
 	local before after i
-	before=$(wc -l <"$WORK/exp.out")
+	before=$(nl_replies | wc -l)
 	echo "$1" >&7
 	for i in $(seq 1 200); do
-		after=$(wc -l <"$WORK/exp.out")
+		after=$(nl_replies | wc -l)
 		[ "$after" -gt "$before" ] && break
 		sleep 0.05
 	done
-	sed -n "$((before + 1))p" "$WORK/exp.out"
+	nl_replies | sed -n "$((before + 1))p"
+}
+
+# The exporter's replies: its stdout without UCX's own log lines, which UCX
+# writes to stdout too (a "failed to connect" WARN of a path UCX tried and
+# dropped would otherwise be read as the reply to a command).
+nl_replies() {
+	grep -v '^\[[0-9.]*\] *\[[^]]*\] .* UCX  [A-Z]' "$WORK/exp.out"
 }
 
 # nl_import NS ARGS... - run netns_dma in NS on the descriptor; its output in $OUT.
