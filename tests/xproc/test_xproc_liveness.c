@@ -12,6 +12,7 @@
  */
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #include "sd_time.h"
 #include "xproc_test.h"
@@ -111,9 +112,9 @@ static void *actor_main(void *arg)
  * Stream until a task fails.  Every successful read must carry the
  * exporter's pattern; a read that started more than `grace_ms` after the
  * act was complete must fail, and within 100 ms.  (A shared-mapping import
- * learns of its exporter's death within a
- * millisecond: its memory cannot be recycled, so reads meanwhile still see
- * the exporter's last bytes.)
+ * learns of its exporter's death at its next liveness check, a few
+ * milliseconds at most (shared_grace_ms): its memory cannot be recycled,
+ * so reads meanwhile still see the exporter's last bytes.)
  */
 static void stream_until_cut_off(struct stream *s, uint32_t seed, const char *cmd, double grace_ms)
 {
@@ -152,15 +153,31 @@ static void stream_until_cut_off(struct stream *s, uint32_t seed, const char *cm
 	CHECK(atomic_load(&a.reads) >= 3); /* the stream did run before the act */
 }
 
+/*
+ * How long after the kill a read through a shared mapping may still
+ * succeed: the importer asks about the exporter's liveness lock at most
+ * once per millisecond of the coarse clock, whose tick can be 4 ms.
+ */
+static double shared_grace_ms(void)
+{
+	struct timespec res;
+	double tick_ms = clock_getres(CLOCK_MONOTONIC_COARSE, &res) == 0 ? res.tv_sec * 1e3 + res.tv_nsec / 1e6 : 4.0;
+
+	return 1.0 + 2 * tick_ms + sd_time_margin_ms(2.0);
+}
+
 static void killed_mid_stream(const char *mem)
 {
 	struct stream s;
 
 	const char *path = getenv("SOFTDOCA_XPROC_PATH");
-	bool shared = strcmp(mem, "heap") != 0 && (path == NULL || strcmp(path, "auto") == 0);
+	const char *share = getenv("SOFTDOCA_MMAP_SHARE");
+	/* Heap too: shared registration (the default) moves an exported heap range onto a memfd. */
+	bool heap_shared = share == NULL || strcmp(share, "off") != 0;
+	bool shared = (strcmp(mem, "heap") != 0 || heap_shared) && (path == NULL || strcmp(path, "auto") == 0);
 
 	REQUIRE(stream_open(&s, mem, 4 * CHUNK, 5));
-	stream_until_cut_off(&s, 5, NULL, shared ? 2.0 : 0.0);
+	stream_until_cut_off(&s, 5, NULL, shared ? shared_grace_ms() : 0.0);
 	/* Still dead afterwards, and the import can still be destroyed. */
 	CHECK_ERR(stream_read(&s), DOCA_ERROR_IO_FAILED);
 	stream_close(&s);
