@@ -16,9 +16,13 @@
  * posted.  The receiving program only progresses its engine: no thread of
  * the library works on its behalf.
  *
- * In softdoca both sides must run on one machine, as one user and in one
- * PID namespace; the DPA variants of this header are declared but answer
- * DOCA_ERROR_NOT_SUPPORTED.  See docs/comch-fast-path.md.
+ * In softdoca both sides run on one machine (one user, one PID namespace:
+ * the post queue is shared memory), or, when Comch runs over TCP
+ * (SOFTDOCA_PEER), in two namespaces or on two machines: posts and filled
+ * buffers then travel as frames on the connection and the bytes through UCX.
+ * A message landing in a posted buffer wakes the consumer's PE armed with
+ * doca_pe_request_notification().  The DPA variants of this header are
+ * declared but answer DOCA_ERROR_NOT_SUPPORTED.  See docs/comch-fast-path.md.
  */
 #ifndef DOCA_COMCH_CONSUMER_H_
 #define DOCA_COMCH_CONSUMER_H_
@@ -97,9 +101,9 @@ typedef uint64_t doca_dpa_dev_comch_consumer_t;
  * when no post-receive task was configured
  * (doca_comch_consumer_task_post_recv_set_conf()), DOCA_ERROR_NOT_CONNECTED
  * when the connection ended or the announcement cannot be written,
- * DOCA_ERROR_NOT_SUPPORTED when the connection runs over TCP
- * (SOFTDOCA_PEER), the errors of doca_mmap_export_pci() for the mmap, and
- * DOCA_ERROR_NO_MEMORY when the shared post queue cannot be made.  Its stop
+ * DOCA_ERROR_FULL when 64 consumers of the connection's server or client
+ * are started already, the errors of doca_mmap_export_pci() for the mmap,
+ * and DOCA_ERROR_NO_MEMORY when the post queue cannot be made.  Its stop
  * flushes the posted receives with DOCA_ERROR_SHUTDOWN and withdraws the
  * consumer: the other side's expired-consumer callback fires.
  *

@@ -14,10 +14,12 @@
  * (doca_comch_consumer.h).  The copy runs on the producer's thread inside
  * doca_task_submit(); the next doca_pe_progress() reports the task.
  *
- * In softdoca both sides must run on one machine, as one user and in one
- * PID namespace; the DPA variants of this header are declared but answer
- * DOCA_ERROR_NOT_SUPPORTED.  See docs/comch-fast-path.md for what differs
- * from a card.
+ * In softdoca both sides run on one machine (one user, one PID namespace),
+ * or, when Comch runs over TCP (SOFTDOCA_PEER), in two namespaces or on two
+ * machines, the bytes then written through UCX and the consumer told by a
+ * frame on the connection.  The DPA variants of this header are declared
+ * but answer DOCA_ERROR_NOT_SUPPORTED.  See docs/comch-fast-path.md for what
+ * differs from a card.
  */
 #ifndef DOCA_COMCH_PRODUCER_H_
 #define DOCA_COMCH_PRODUCER_H_

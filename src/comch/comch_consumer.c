@@ -4,6 +4,10 @@
  * Start (asynchronous, as in DOCA: doca_ctx_start answers IN_PROGRESS)
  * creates the post queue, exports the consumer's mmap and announces both to
  * the other side; the context turns RUNNING on the next progress call.
+ * Over TCP (SOFTDOCA_PEER) the consumer is "framed": the other side cannot
+ * map its queue, so posts and filled slots travel as frames on the
+ * connection and the bytes through the import of the exported mmap (UCX
+ * across namespaces).
  * Stopping closes the queue to producers and withdraws the announcement;
  * posted receives are flushed with DOCA_ERROR_SHUTDOWN.
  */
@@ -160,11 +164,6 @@ static doca_error_t sd_fp_consumer_start_rules(struct doca_comch_consumer *c)
 		return SD_FP_START_REJECT(DOCA_ERROR_NOT_CONNECTED,
 				 "consumer %p: its connection %p is closed; create a new consumer on a live connection",
 				 (void *)c, (void *)c->conn);
-	if (c->ep->io.tcp)
-		return SD_FP_START_REJECT(DOCA_ERROR_NOT_SUPPORTED,
-				 "consumer %p: the fast path needs both sides on this machine and in one PID namespace, "
-				 "but the connection runs over TCP (SOFTDOCA_PEER); use Comch messages or DMA there",
-				 (void *)c);
 	return DOCA_SUCCESS;
 }
 
@@ -180,6 +179,7 @@ static void sd_fp_consumer_release(struct doca_ctx *ctx)
 	struct doca_comch_consumer *c = sd_fp_consumer_of(ctx);
 
 	sd_fp_consumer_close_queue(c);
+	sd_fp_local_remove(c->ep, c);
 	sd_fp_queue_unmap(c->q, c->q_len);
 	c->q = NULL;
 	if (c->qfd >= 0)
@@ -197,9 +197,18 @@ static doca_error_t sd_fp_consumer_start(struct doca_ctx *ctx)
 	if (err != DOCA_SUCCESS)
 		return err;
 	c->nslots = ctx->task_types[SD_FP_RECV_TYPE].num_tasks;
+	/* Over TCP the other side may be in another namespace or machine: no shared queue then. */
+	c->framed = c->ep->io.tcp;
+	c->posts_sent = 0;
 	err = sd_fp_queue_create(c->nslots, c->imm_len, &c->qfd, &c->q, &c->q_len, "doca_ctx_start");
 	if (err != DOCA_SUCCESS)
 		return err;
+	if (!sd_fp_local_add(c->ep, c)) {
+		sd_fp_consumer_release(ctx);
+		return SD_FP_START_REJECT(DOCA_ERROR_FULL, "consumer %p: %u consumers of this endpoint are started "
+							   "already; stop one first",
+					  (void *)c, SD_FP_MAX_PEERS);
+	}
 	err = doca_mmap_export_pci(c->mmap, ctx->dev, &desc, &desc_len);
 	if (err == DOCA_SUCCESS)
 		err = sd_fp_wire_announce(c, desc, desc_len, "doca_ctx_start");

@@ -122,6 +122,8 @@ static void sd_fp_recv_on_submit(struct doca_task *task)
 	t->producer_id = 0;
 	t->imm_len = 0;
 	sd_fp_queue_post(c->q, task->slot, (uint64_t)(uintptr_t)b->data, (uint64_t)(b->head + b->len - b->data));
+	if (c->framed)
+		sd_fp_posts_flush(c);
 }
 
 static bool sd_fp_recv_poll(struct doca_task *task)
@@ -129,8 +131,16 @@ static bool sd_fp_recv_poll(struct doca_task *task)
 	struct doca_comch_consumer *c = (struct doca_comch_consumer *)task->ctx;
 	struct sd_fp_slot *s = &sd_fp_queue_slots(c->q)[task->slot];
 
+	if (c->framed && c->posts_sent != atomic_load_explicit(&c->q->post_tail, memory_order_relaxed))
+		sd_fp_posts_flush(c); /* posts the link could not take at submit */
+	/* Framed: fills that arrived but were not read yet, when only this consumer's PE is progressed. */
+	for (int i = 0; i < SD_FP_READ_AHEAD && c->framed &&
+			atomic_load_explicit(&s->state, memory_order_acquire) != SD_FP_SLOT_FILLED &&
+			sd_comch_fp_read_ahead(c->ep, c->conn);
+	     i++)
+		;
 	if (atomic_load_explicit(&s->state, memory_order_acquire) == SD_FP_SLOT_FILLED) {
-		task->early_status = s->len == UINT64_MAX ? DOCA_ERROR_IO_FAILED : DOCA_SUCCESS;
+		task->early_status = s->len == SD_FP_LEN_FAILED ? DOCA_ERROR_IO_FAILED : DOCA_SUCCESS;
 		return true;
 	}
 	if (!sd_fp_conn_current(c->conn, c->conn_gen)) {
@@ -142,6 +152,27 @@ static bool sd_fp_recv_poll(struct doca_task *task)
 		return true;
 	}
 	return false;
+}
+
+/*
+ * The PE is armed while this receive waits.  On one machine the producer
+ * fills the shared slot directly, so ask it for a WAKE frame (it reads
+ * wake_wanted after storing FILLED, we read the slot after storing
+ * wake_wanted: one of the two sees the other).  A framed consumer learns of
+ * each message by a frame anyway, which wakes the connection's PE; its
+ * handler kicks this PE too.
+ */
+static void sd_fp_recv_arm(struct doca_task *task)
+{
+	struct doca_comch_consumer *c = (struct doca_comch_consumer *)task->ctx;
+	struct sd_fp_slot *s = &sd_fp_queue_slots(c->q)[task->slot];
+
+	if (!c->framed)
+		atomic_store_explicit(&c->q->wake_wanted, 1, memory_order_seq_cst);
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(&s->state, memory_order_acquire) == SD_FP_SLOT_FILLED ||
+	    !sd_fp_conn_current(c->conn, c->conn_gen))
+		priv_doca_pe_kick(task->ctx->pe);
 }
 
 /* On success the message's metadata lands in the buffer and the task; the slot is free again. */
@@ -186,6 +217,7 @@ const struct sd_task_ops sd_fp_post_recv_ops = {
 	.execute = sd_fp_recv_execute,
 	.on_submit = sd_fp_recv_on_submit,
 	.poll = sd_fp_recv_poll,
+	.arm = sd_fp_recv_arm,
 	.complete = sd_fp_recv_complete,
 	.cancel = sd_fp_recv_cancel,
 	.invoke = sd_fp_recv_invoke,

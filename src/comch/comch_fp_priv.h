@@ -45,6 +45,7 @@
 #define SD_FP_MAX_BUF (1u << 30)         /* bytes per message */
 #define SD_FP_MAX_PEERS 64u              /* consumers announced per endpoint, producers per endpoint */
 #define SD_FP_MAX_DESC 1024u             /* longest mmap export descriptor carried */
+#define SD_FP_READ_AHEAD 16              /* frames a framed send or receive reads ahead of the endpoint */
 
 #define SD_FP_CONSUMER_MAGIC 0x46504353u /* "SCPF" */
 #define SD_FP_PRODUCER_MAGIC 0x46505053u /* "SPPF" */
@@ -76,11 +77,14 @@ struct sd_fp_queue {
 	uint32_t nslots;
 	uint32_t imm_len;
 	_Atomic uint32_t closed;    /* the consumer stopped: refuse sends */
-	uint32_t pad;
+	_Atomic uint32_t wake_wanted; /* the consumer's PE sleeps: the next filler sends a WAKE frame */
 	_Atomic uint64_t post_tail; /* consumer: posts made */
 	_Atomic uint64_t post_head; /* producers: posts claimed */
 	/* uint32_t ring[nslots], then struct sd_fp_slot slots[nslots] */
 };
+
+struct sd_wire_fp_post;
+struct sd_wire_fp_filled;
 
 /* Bytes of a queue with `nslots` slots (page rounded). */
 size_t sd_fp_queue_size(uint32_t nslots);
@@ -93,6 +97,13 @@ doca_error_t sd_fp_queue_create(uint32_t nslots, uint32_t imm_len, int *fd, stru
 /* Other side: map the consumer's queue through /proc/PID/fd/FD and check it. */
 doca_error_t sd_fp_queue_open(uint32_t pid, int32_t fd, uint32_t nslots, struct sd_fp_queue **q, size_t *len);
 void sd_fp_queue_unmap(struct sd_fp_queue *q, size_t len);
+/* Other side, framed consumers: a private copy of the queue in this process (posts arrive as frames). */
+doca_error_t sd_fp_queue_mirror(uint32_t nslots, uint32_t imm_len, struct sd_fp_queue **q, size_t *len);
+void sd_fp_queue_mirror_free(struct sd_fp_queue *q);
+/* Other side: record a framed consumer's post in its mirror; false when the post breaks the queue's rules. */
+bool sd_fp_queue_apply_post(struct sd_fp_queue *mirror, const struct sd_wire_fp_post *p);
+/* Framed consumer: record a filled slot told by the other side; false when the frame breaks the rules. */
+bool sd_fp_queue_apply_filled(struct sd_fp_queue *q, const struct sd_wire_fp_filled *f);
 /* Consumer: lend slot `slot` (its address and room) to producers. */
 void sd_fp_queue_post(struct sd_fp_queue *q, uint32_t slot, uint64_t raddr, uint64_t cap);
 /*
@@ -106,9 +117,15 @@ doca_error_t sd_fp_queue_claim(struct sd_fp_queue *q, uint32_t nslots, uint64_t 
 /* ---- the announcement frames (after the kind word SD_WIRE_FP) ---- */
 
 enum sd_fp_op {
-	SD_FP_OP_NEW = 1,  /* a consumer started */
-	SD_FP_OP_GONE = 2, /* a consumer stopped */
+	SD_FP_OP_NEW = 1,    /* a consumer started */
+	SD_FP_OP_GONE = 2,   /* a consumer stopped */
+	SD_FP_OP_POST = 3,   /* framed consumer -> other side: buffers lent (struct sd_wire_fp_post each) */
+	SD_FP_OP_FILLED = 4, /* other side -> framed consumer: a message landed (struct sd_wire_fp_filled) */
+	SD_FP_OP_WAKE = 5,   /* other side -> consumer on this machine: a message landed while its PE slept */
 };
+
+/* Flags of a NEW frame. */
+#define SD_FP_F_FRAMED 1u /* no shared queue: posts and fills travel as frames (Comch over TCP) */
 
 struct sd_wire_fp {
 	uint32_t op;
@@ -116,11 +133,34 @@ struct sd_wire_fp {
 	uint32_t imm_len;
 	uint32_t nslots;
 	uint32_t pid;     /* consumer process (queue owner) */
-	int32_t queue_fd; /* its descriptor of the queue file */
-	uint32_t desc_len;
-	uint32_t pad;
-	/* desc_len bytes of mmap export descriptor follow (NEW only) */
+	int32_t queue_fd; /* its descriptor of the queue file (-1 when framed) */
+	uint32_t desc_len; /* bytes of body after this header */
+	uint32_t flags;    /* NEW: SD_FP_F_*; 0 otherwise */
+	/*
+	 * Body: NEW: the mmap export descriptor; POST: 1..SD_FP_MAX_TASKS
+	 * struct sd_wire_fp_post; FILLED: one struct sd_wire_fp_filled; GONE and
+	 * WAKE: nothing.
+	 */
 };
+
+struct sd_wire_fp_post {
+	uint32_t slot; /* the receive's slot, below the announced nslots */
+	uint32_t pad;
+	uint64_t raddr; /* consumer-side address of the buffer's room */
+	uint64_t cap;   /* bytes of room */
+};
+
+struct sd_wire_fp_filled {
+	uint32_t slot;
+	uint32_t producer_id;
+	uint64_t len; /* message length; SD_FP_LEN_FAILED when the bytes did not arrive */
+	uint32_t imm_len;
+	uint32_t pad;
+	uint8_t imm[SD_FP_MAX_IMM];
+};
+
+/* A slot's length that says the producer's copy failed (the receive fails with IO_FAILED). */
+#define SD_FP_LEN_FAILED UINT64_MAX
 
 /* Check a received frame (payload after the kind word); true when well formed. */
 bool sd_fp_wire_parse(const uint8_t *msg, size_t len, struct sd_wire_fp *out, const uint8_t **desc);
@@ -134,13 +174,15 @@ struct sd_fp_remote {
 	uint32_t id;
 	uint32_t imm_len;
 	uint32_t nslots;
-	struct sd_fp_queue *q;
+	struct sd_fp_queue *q; /* the consumer's queue mapped, or the mirror of a framed one */
 	size_t q_len;
+	bool framed;          /* q is a private mirror fed by POST frames */
 	struct doca_mmap *im; /* import of the consumer's mmap */
 };
 
 struct sd_fp_table {
 	struct sd_fp_remote remote[SD_FP_MAX_PEERS];
+	struct doca_comch_consumer *local[SD_FP_MAX_PEERS]; /* this side's started consumers (FILLED, WAKE) */
 	uint32_t next_consumer_id; /* ids of this side's consumers */
 	uint32_t next_producer_id;
 };
@@ -149,11 +191,17 @@ struct sd_fp_table {
 struct sd_fp_table *sd_fp_table_of(struct sd_comch_ep *ep);
 /* Endpoint destroyed: forget every record and free the table. */
 void sd_fp_table_free(struct sd_comch_ep *ep);
-/* Dispatch one received fast-path frame of `conn` (connection PE). */
-void sd_fp_remote_on_frame(struct sd_comch_ep *ep, struct doca_comch_connection *conn, const uint8_t *msg,
-			   size_t len);
 /* The link of `conn` ended: drop its records without callbacks. */
 void sd_fp_remote_conn_gone(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
+/* The endpoint hears of this side's consumer `c` (start) or forgets it (release). */
+bool sd_fp_local_add(struct sd_comch_ep *ep, struct doca_comch_consumer *c);
+void sd_fp_local_remove(struct sd_comch_ep *ep, struct doca_comch_consumer *c);
+/* A POST frame (comch_fp_remote.c), a FILLED or WAKE frame (comch_fp_local.c), already parsed. */
+void sd_fp_remote_on_post(struct sd_comch_ep *ep, struct doca_comch_connection *conn, const struct sd_wire_fp *w,
+			  const uint8_t *body);
+void sd_fp_local_on_filled(struct sd_comch_ep *ep, struct doca_comch_connection *conn, const struct sd_wire_fp *w,
+			   const uint8_t *body);
+void sd_fp_local_on_wake(struct sd_comch_ep *ep, struct doca_comch_connection *conn, const struct sd_wire_fp *w);
 /* The live record of consumer `id` on `conn`, or NULL. */
 struct sd_fp_remote *sd_fp_remote_find(struct sd_comch_ep *ep, const struct doca_comch_connection *conn,
 				       uint32_t id);
@@ -186,6 +234,8 @@ struct doca_comch_consumer {
 	size_t q_len;
 	uint32_t nslots;
 	bool announced;
+	bool framed;         /* Comch over TCP: posts and fills travel as frames */
+	uint64_t posts_sent; /* framed: ring positions below this were sent to the other side */
 };
 
 struct doca_comch_consumer_task_post_recv {
@@ -237,5 +287,11 @@ static inline bool sd_fp_producer_valid(const struct doca_comch_producer *p)
 doca_error_t sd_fp_wire_announce(struct doca_comch_consumer *c, const void *desc, size_t desc_len,
 				 const char *func);
 void sd_fp_wire_withdraw(struct doca_comch_consumer *c);
+
+/* Write one frame of `op` for consumer `id` with `body` on `conn`. */
+enum sd_comch_sent sd_fp_frame_send(struct sd_comch_ep *ep, struct doca_comch_connection *conn, uint32_t op,
+				 uint32_t id, const void *body, uint32_t body_len);
+/* Framed consumer: send the posts the other side has not heard of yet (what the link refuses waits). */
+void sd_fp_posts_flush(struct doca_comch_consumer *c);
 
 #endif /* SD_COMCH_FP_PRIV_H */

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -165,4 +166,74 @@ doca_error_t sd_fp_queue_claim(struct sd_fp_queue *q, uint32_t nslots, uint64_t 
 		return DOCA_SUCCESS;
 	}
 	return DOCA_ERROR_AGAIN;
+}
+
+/* ---- framed consumers (Comch over TCP): the queue's two copies ---- */
+
+doca_error_t sd_fp_queue_mirror(uint32_t nslots, uint32_t imm_len, struct sd_fp_queue **q, size_t *len)
+{
+	size_t size = sd_fp_queue_size(nslots);
+	void *mem = NULL;
+
+	if (nslots == 0 || nslots > SD_FP_MAX_TASKS || posix_memalign(&mem, 64, size) != 0)
+		return DOCA_ERROR_NO_MEMORY;
+	memset(mem, 0, size);
+	*q = mem;
+	(*q)->magic = SD_FP_QUEUE_MAGIC;
+	(*q)->version = SD_FP_QUEUE_VERSION;
+	(*q)->nslots = nslots;
+	(*q)->imm_len = imm_len;
+	*len = size;
+	return DOCA_SUCCESS;
+}
+
+void sd_fp_queue_mirror_free(struct sd_fp_queue *q)
+{
+	free(q);
+}
+
+/*
+ * Other side: a post the framed consumer sent.  Refused (false) when it
+ * names a slot that does not exist or is lent already, or when the ring is
+ * full: a consumer that follows the rules never does either, since a slot
+ * is posted again only after its message was claimed.
+ */
+bool sd_fp_queue_apply_post(struct sd_fp_queue *mirror, const struct sd_wire_fp_post *p)
+{
+	uint64_t head = atomic_load_explicit(&mirror->post_head, memory_order_relaxed);
+	uint64_t tail = atomic_load_explicit(&mirror->post_tail, memory_order_relaxed);
+	uint32_t state;
+
+	if (p->slot >= mirror->nslots || tail - head >= mirror->nslots)
+		return false;
+	state = atomic_load_explicit(&sd_fp_queue_slots(mirror)[p->slot].state, memory_order_relaxed);
+	if (state == SD_FP_SLOT_POSTED || state == SD_FP_SLOT_CLAIMED)
+		return false;
+	sd_fp_queue_post(mirror, p->slot, p->raddr, p->cap);
+	return true;
+}
+
+/*
+ * Framed consumer: the other side says a message landed in slot f->slot.
+ * Refused (false) unless that slot is posted, the length fits the room it
+ * was posted with (or says the copy failed) and the immediate data fits
+ * the consumer's length.  On success the slot is filled, as a producer on
+ * this machine would have left it.
+ */
+bool sd_fp_queue_apply_filled(struct sd_fp_queue *q, const struct sd_wire_fp_filled *f)
+{
+	struct sd_fp_slot *s;
+
+	if (f->slot >= q->nslots)
+		return false;
+	s = &sd_fp_queue_slots(q)[f->slot];
+	if (atomic_load_explicit(&s->state, memory_order_relaxed) != SD_FP_SLOT_POSTED ||
+	    (f->len > s->cap && f->len != SD_FP_LEN_FAILED) || f->imm_len > q->imm_len || f->imm_len > SD_FP_MAX_IMM)
+		return false;
+	s->producer_id = f->producer_id;
+	s->imm_len = f->imm_len;
+	memcpy(s->imm, f->imm, f->imm_len);
+	s->len = f->len;
+	atomic_store_explicit(&s->state, SD_FP_SLOT_FILLED, memory_order_release);
+	return true;
 }

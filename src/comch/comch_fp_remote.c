@@ -35,7 +35,10 @@ static void sd_fp_remote_drop(struct sd_fp_remote *r)
 {
 	if (r->im != NULL)
 		(void)doca_mmap_destroy(r->im);
-	sd_fp_queue_unmap(r->q, r->q_len);
+	if (r->framed)
+		sd_fp_queue_mirror_free(r->q);
+	else
+		sd_fp_queue_unmap(r->q, r->q_len);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -72,16 +75,20 @@ void sd_fp_remote_conn_gone(struct sd_comch_ep *ep, struct doca_comch_connection
 			sd_fp_remote_drop(&ep->fp->remote[i]);
 }
 
-/* Map the queue and import the mmap of an announced consumer. */
+/* Map the queue (or make the mirror of a framed one) and import the mmap of an announced consumer. */
 static bool sd_fp_remote_attach(struct sd_comch_ep *ep, struct sd_fp_remote *r, const struct sd_wire_fp *w,
 				const uint8_t *desc)
 {
-	doca_error_t err = sd_fp_queue_open(w->pid, w->queue_fd, w->nslots, &r->q, &r->q_len);
+	doca_error_t err;
+
+	r->framed = (w->flags & SD_FP_F_FRAMED) != 0;
+	err = r->framed ? sd_fp_queue_mirror(w->nslots, w->imm_len, &r->q, &r->q_len)
+			: sd_fp_queue_open(w->pid, w->queue_fd, w->nslots, &r->q, &r->q_len);
 
 	if (err != DOCA_SUCCESS) {
 		SD_LOG_ERR("consumer %u announced on connection %p is ignored: its post queue in pid %u cannot be "
-			   "mapped (%s). Fix: run both sides as one user in one PID namespace; the fast path does not "
-			   "cross namespaces in softdoca (docs/comch-fast-path.md)",
+			   "mapped (%s). Fix: run both sides as one user in one PID namespace, or give both "
+			   "SOFTDOCA_PEER so the fast path runs over the network (docs/comch-fast-path.md)",
 			   w->consumer_id, (void *)r->conn, w->pid, doca_error_get_name(err));
 		return false;
 	}
@@ -89,7 +96,10 @@ static bool sd_fp_remote_attach(struct sd_comch_ep *ep, struct sd_fp_remote *r, 
 	if (err != DOCA_SUCCESS) {
 		SD_LOG_ERR("consumer %u announced on connection %p is ignored: its mmap cannot be imported (%s)",
 			   w->consumer_id, (void *)r->conn, doca_error_get_name(err));
-		sd_fp_queue_unmap(r->q, r->q_len);
+		if (r->framed)
+			sd_fp_queue_mirror_free(r->q);
+		else
+			sd_fp_queue_unmap(r->q, r->q_len);
 		r->q = NULL;
 		return false;
 	}
@@ -137,9 +147,21 @@ void sd_fp_remote_on_frame(struct sd_comch_ep *ep, struct doca_comch_connection 
 			   len);
 		return;
 	}
-	if (w.op == SD_FP_OP_NEW) {
+	switch (w.op) {
+	case SD_FP_OP_NEW:
 		sd_fp_remote_on_new(ep, conn, &w, desc);
 		return;
+	case SD_FP_OP_POST:
+		sd_fp_remote_on_post(ep, conn, &w, desc);
+		return;
+	case SD_FP_OP_FILLED:
+		sd_fp_local_on_filled(ep, conn, &w, desc);
+		return;
+	case SD_FP_OP_WAKE:
+		sd_fp_local_on_wake(ep, conn, &w);
+		return;
+	default:
+		break;
 	}
 	r = sd_fp_remote_find(ep, conn, w.consumer_id);
 	if (r == NULL)
@@ -147,4 +169,25 @@ void sd_fp_remote_on_frame(struct sd_comch_ep *ep, struct doca_comch_connection 
 	sd_fp_remote_drop(r);
 	if (ep->expired_consumer_cb != NULL)
 		ep->expired_consumer_cb(&ep->ev_consumer, conn, w.consumer_id);
+}
+
+void sd_fp_remote_on_post(struct sd_comch_ep *ep, struct doca_comch_connection *conn, const struct sd_wire_fp *w,
+			  const uint8_t *body)
+{
+	struct sd_fp_remote *r = sd_fp_remote_find(ep, conn, w->consumer_id);
+	uint32_t n = w->desc_len / (uint32_t)sizeof(struct sd_wire_fp_post);
+
+	if (r == NULL)
+		return; /* withdrawn meanwhile, or never accepted (logged then) */
+	for (uint32_t i = 0; i < n; i++) {
+		struct sd_wire_fp_post p;
+
+		memcpy(&p, body + (size_t)i * sizeof(p), sizeof(p));
+		if (!r->framed || !sd_fp_queue_apply_post(r->q, &p)) {
+			SD_LOG_ERR("connection %p: consumer %u posted slot %u that is out of range, already lent, or "
+				   "beyond its %u receives; the rest of the frame is dropped",
+				   (void *)conn, w->consumer_id, p.slot, r->nslots);
+			return;
+		}
+	}
 }

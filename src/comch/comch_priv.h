@@ -317,6 +317,15 @@ doca_error_t sd_comch_tcp_write(struct doca_comch_task_send *t);
 ssize_t sd_comch_msg_recv(const struct sd_comch_ep *ep, int fd, struct iovec *iov, int iovcnt, size_t cap);
 /* Send one small message whole (handshakes); false when the link is broken. */
 bool sd_comch_msg_send(const struct sd_comch_ep *ep, int fd, const void *msg, size_t len);
+/* Outcome of writing one internal frame that must not be cut (sd_comch_frame_send). */
+enum sd_comch_sent {
+	SD_COMCH_SENT = 0,   /* the whole frame left */
+	SD_COMCH_BUSY = 1,   /* nothing left: no room, or a message's frame is half written; try later */
+	SD_COMCH_BROKEN = 2, /* the link is gone, or was ended because the frame could not leave whole */
+};
+/* One internal frame on an established connection, whole or not at all (never blocks for long). */
+enum sd_comch_sent sd_comch_frame_send(const struct sd_comch_ep *ep, struct doca_comch_connection *conn,
+				       const void *msg, size_t len);
 
 /* comch_ring.c */
 doca_error_t sd_comch_ring_init(struct sd_comch_ring *ring, uint32_t cap);
@@ -369,6 +378,13 @@ void sd_comch_event_dispatch(struct doca_ctx *ctx);
 
 /* comch_recv.c: reading established connections (progress thread). */
 bool sd_comch_read_one(struct sd_comch_ep *ep);
+/* Fast path (comch_fp_*.c): read `conn` ahead of the endpoint's PE for a frame that calls no callback. */
+bool sd_comch_fp_read_ahead(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
+/* comch_fp_parse.c: the fast-path frame `msg` calls no application callback (POST, FILLED, WAKE). */
+bool sd_fp_frame_is_quiet(const uint8_t *msg, size_t len);
+/* comch_fp_remote.c: dispatch one received fast-path frame of `conn`. */
+void sd_fp_remote_on_frame(struct sd_comch_ep *ep, struct doca_comch_connection *conn, const uint8_t *msg,
+			   size_t len);
 void sd_comch_watch_all(struct sd_comch_ep *ep);
 
 /* comch_conn.c */

@@ -9,6 +9,9 @@
  * bytes are written through the import of the consumer's mmap straight
  * into the claimed buffer, the slot is marked filled, and the task is
  * reported by the next progress call.  Nothing here allocates or locks.
+ * A framed consumer (Comch over TCP) is told by a FILLED frame instead of
+ * a shared slot; a consumer on this machine whose PE sleeps on its handle
+ * gets a WAKE frame.
  */
 #include <string.h>
 
@@ -182,13 +185,21 @@ static doca_error_t sd_fp_send_validate(struct doca_task *task)
 static doca_error_t sd_fp_send_admit(struct doca_task *task)
 {
 	struct doca_comch_producer_task_send *t = (struct doca_comch_producer_task_send *)task;
+	struct doca_comch_producer *p = sd_fp_send_owner(t);
 	struct sd_fp_remote *rc;
 	uint64_t room = 0;
 	doca_error_t err = sd_fp_send_target(t, &rc, true);
 
 	if (err != DOCA_SUCCESS)
 		return err;
+	if (rc->framed && p->conn->out_task != NULL)
+		return DOCA_ERROR_AGAIN; /* a message's frame is half written; the FILLED frame could not follow */
 	err = sd_fp_queue_claim(rc->q, rc->nslots, t->buf->data_len, &t->slot, &room);
+	/* Framed: posts that arrived but were not read yet, when only this producer's PE is progressed. */
+	for (int i = 0; i < SD_FP_READ_AHEAD && err == DOCA_ERROR_AGAIN && rc->framed &&
+			sd_comch_fp_read_ahead(p->ep, p->conn);
+	     i++)
+		err = sd_fp_queue_claim(rc->q, rc->nslots, t->buf->data_len, &t->slot, &room);
 	if (err == DOCA_ERROR_INVALID_VALUE)
 		return SD_FP_RULE(true, err,
 					 "send task %p: %zu bytes do not fit the %llu-byte buffer consumer %u posted "
@@ -199,6 +210,37 @@ static doca_error_t sd_fp_send_admit(struct doca_task *task)
 					 (void *)t, t->consumer_id);
 	t->rc = rc;
 	return err; /* DOCA_ERROR_AGAIN: nothing posted yet, submit again later */
+}
+
+/* Framed consumer: tell it which of its slots now holds the message; the send's outcome. */
+static doca_error_t sd_fp_send_tell_filled(struct doca_comch_producer_task_send *t, const struct sd_fp_slot *s,
+					   uint32_t slot, doca_error_t copied)
+{
+	struct doca_comch_producer *p = sd_fp_send_owner(t);
+	struct sd_wire_fp_filled f = {
+		.slot = slot, .producer_id = s->producer_id, .len = s->len, .imm_len = s->imm_len};
+
+	memcpy(f.imm, s->imm, s->imm_len);
+	if (sd_fp_frame_send(p->ep, p->conn, SD_FP_OP_FILLED, t->consumer_id, &f, sizeof(f)) == SD_COMCH_SENT)
+		return copied;
+	/* Without the frame the consumer never learns of the message: the link is ended or gone. */
+	SD_LOG_ERR_AS("doca_task_submit",
+		      "send task %p: consumer %u cannot be told of the message, connection %p is gone or "
+		      "stopped reading; the send fails",
+		      (void *)t, t->consumer_id, (void *)p->conn);
+	return DOCA_ERROR_NOT_CONNECTED;
+}
+
+/* One machine: the consumer's PE sleeps on its handle and asked for a WAKE frame (best effort). */
+static void sd_fp_send_wake(struct doca_comch_producer_task_send *t)
+{
+	struct doca_comch_producer *p = sd_fp_send_owner(t);
+	struct sd_fp_queue *q = t->rc->q;
+
+	atomic_thread_fence(memory_order_seq_cst);
+	if (atomic_load_explicit(&q->wake_wanted, memory_order_relaxed) != 0 &&
+	    atomic_exchange_explicit(&q->wake_wanted, 0, memory_order_seq_cst) != 0)
+		(void)sd_fp_frame_send(p->ep, p->conn, SD_FP_OP_WAKE, t->consumer_id, NULL, 0);
 }
 
 static void sd_fp_send_on_submit(struct doca_task *task)
@@ -214,8 +256,12 @@ static void sd_fp_send_on_submit(struct doca_task *task)
 	s->producer_id = sd_fp_send_owner(t)->id;
 	s->imm_len = t->imm_len;
 	memcpy(s->imm, t->imm, t->imm_len);
-	s->len = err == DOCA_SUCCESS ? len : UINT64_MAX; /* UINT64_MAX: the consumer's receive fails */
+	s->len = err == DOCA_SUCCESS ? len : SD_FP_LEN_FAILED; /* the consumer's receive fails */
+	if (t->rc->framed)
+		err = sd_fp_send_tell_filled(t, s, (uint32_t)(s - sd_fp_queue_slots(t->rc->q)), err);
 	atomic_store_explicit(&s->state, SD_FP_SLOT_FILLED, memory_order_release);
+	if (!t->rc->framed)
+		sd_fp_send_wake(t);
 	t->slot = NULL;
 	task->early_status = err;
 	atomic_store_explicit(&task->ready, 1, memory_order_release);

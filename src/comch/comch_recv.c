@@ -82,3 +82,27 @@ void sd_comch_watch_all(struct sd_comch_ep *ep)
 			sd_comch_io_watch(ep, conn);
 	}
 }
+
+/*
+ * Read ahead for the fast path.  A producer or consumer on a PE of its own
+ * (the DOCA samples make them so) must see the other side's posts and fills
+ * while only its own PE is progressed, as a card's queues would show them.
+ * When the endpoint has nothing staged, one message of `conn` is read: a
+ * fast-path frame that calls no application callback (POST, FILLED, WAKE)
+ * is applied at once; anything else stays staged for the endpoint's next
+ * progress call, where its callbacks run.  True when a frame was applied.
+ */
+bool sd_comch_fp_read_ahead(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
+{
+	uint32_t len;
+
+	if (ep->in_callback || ep->staged.kind != SD_EV_NONE || ep->ctx.state != DOCA_CTX_STATE_RUNNING ||
+	    conn->app != SD_APP_LIVE || !sd_comch_read_conn(ep, conn))
+		return false;
+	if (ep->staged.kind != SD_EV_FP || !sd_fp_frame_is_quiet(ep->recv_buf, ep->staged.len))
+		return false;
+	len = ep->staged.len;
+	ep->staged.kind = SD_EV_NONE;
+	sd_fp_remote_on_frame(ep, conn, ep->recv_buf, len);
+	return true;
+}

@@ -329,3 +329,85 @@ bool sd_comch_msg_send(const struct sd_comch_ep *ep, int fd, const void *msg, si
 		return sd_comch_tcp_send_whole(fd, msg, len);
 	return send(fd, msg, len, MSG_DONTWAIT | MSG_NOSIGNAL) == (ssize_t)len;
 }
+
+/* ---- internal frames that must arrive whole (fast path) ---- */
+
+/* Wait up to `ms` for room on `fd`; false when none came or the link broke. */
+static bool sd_comch_tcp_wait_room(int fd, int ms)
+{
+	struct pollfd p = {.fd = fd, .events = POLLOUT};
+	int rc;
+
+	do {
+		rc = poll(&p, 1, ms);
+	} while (rc < 0 && errno == EINTR);
+	return rc == 1 && (p.revents & (POLLERR | POLLHUP)) == 0;
+}
+
+/*
+ * TCP: the frame's first byte leaves only when the socket takes the whole
+ * frame at once in the usual case.  If the kernel takes part of it, the rest
+ * must follow before any other byte, so the writer waits for room (at most
+ * the dead-peer bound); a frame still cut after that ends the link, since
+ * the other side could not read the stream any more.
+ */
+static enum sd_comch_sent sd_comch_tcp_frame_send(struct doca_comch_connection *conn, const void *msg, size_t len)
+{
+	uint8_t hdr[SD_COMCH_TCP_HDR];
+	size_t total = sizeof(hdr) + len, off = 0;
+	ssize_t n;
+
+	if (conn->out_task != NULL)
+		return SD_COMCH_BUSY; /* a message's frame is half written: it goes first */
+	sd_put32(hdr, (uint32_t)len);
+	while (off < total) {
+		struct iovec iov[2];
+		struct msghdr mh;
+		int n_iov = 0;
+
+		if (off < sizeof(hdr)) {
+			iov[n_iov].iov_base = hdr + off;
+			iov[n_iov++].iov_len = sizeof(hdr) - off;
+			iov[n_iov].iov_base = (void *)msg;
+			iov[n_iov++].iov_len = len;
+		} else {
+			iov[n_iov].iov_base = (uint8_t *)msg + (off - sizeof(hdr));
+			iov[n_iov++].iov_len = total - off;
+		}
+		memset(&mh, 0, sizeof(mh));
+		mh.msg_iov = iov;
+		mh.msg_iovlen = (size_t)n_iov;
+		do {
+			n = sendmsg(conn->fd, &mh, MSG_DONTWAIT | MSG_NOSIGNAL);
+		} while (n < 0 && errno == EINTR);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS)) {
+			if (off == 0)
+				return SD_COMCH_BUSY;
+			if (sd_comch_tcp_wait_room(conn->fd, SD_COMCH_TCP_DEAD_S * 1000))
+				continue;
+		}
+		if (n <= 0) {
+			if (off != 0)
+				shutdown(conn->fd, SHUT_RDWR); /* a cut frame: end the link for both sides */
+			return SD_COMCH_BROKEN;
+		}
+		off += (size_t)n;
+	}
+	return SD_COMCH_SENT;
+}
+
+enum sd_comch_sent sd_comch_frame_send(const struct sd_comch_ep *ep, struct doca_comch_connection *conn,
+				       const void *msg, size_t len)
+{
+	ssize_t n;
+
+	if (ep->io.tcp)
+		return sd_comch_tcp_frame_send(conn, msg, len);
+	do {
+		n = send(conn->fd, msg, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	} while (n < 0 && errno == EINTR);
+	if (n == (ssize_t)len)
+		return SD_COMCH_SENT;
+	return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) ? SD_COMCH_BUSY
+										       : SD_COMCH_BROKEN;
+}

@@ -59,10 +59,12 @@ static inline struct doca_buf *fp_buf(struct fp_mem *m, size_t off, size_t len, 
 
 /* ---- consumer events of the endpoints ---- */
 
+#define FP_MAX_EVENTS 128
+
 struct fp_peer_events {
-	uint32_t new_ids[64];
+	uint32_t new_ids[FP_MAX_EVENTS];
 	int n_new;
-	uint32_t expired_ids[64];
+	uint32_t expired_ids[FP_MAX_EVENTS];
 	int n_expired;
 };
 
@@ -79,7 +81,7 @@ static inline void fp_new_consumer(struct doca_comch_event_consumer *ev, struct 
 	struct fp_peer_events *e = fp_events_of(conn);
 
 	(void)ev;
-	if (e->n_new < 64)
+	if (e->n_new < FP_MAX_EVENTS)
 		e->new_ids[e->n_new++] = id;
 }
 
@@ -89,7 +91,7 @@ static inline void fp_expired_consumer(struct doca_comch_event_consumer *ev, str
 	struct fp_peer_events *e = fp_events_of(conn);
 
 	(void)ev;
-	if (e->n_expired < 64)
+	if (e->n_expired < FP_MAX_EVENTS)
 		e->expired_ids[e->n_expired++] = id;
 }
 
@@ -269,8 +271,13 @@ static inline void fp_send_drop(struct doca_comch_producer_task_send *t)
 	doca_task_free(doca_comch_producer_task_send_as_task(t));
 }
 
-/* Submit, retrying DOCA_ERROR_AGAIN for up to `ms` while progressing `others`. */
-static inline doca_error_t fp_submit_retry(struct doca_comch_producer_task_send *t, struct fp_end *cons, unsigned ms)
+/*
+ * Submit, retrying DOCA_ERROR_AGAIN for up to `ms` while progressing `cons`
+ * and the producer's endpoint `side` (over TCP the consumer's posts reach
+ * the producer's side as frames that endpoint reads).
+ */
+static inline doca_error_t fp_submit_retry(struct doca_comch_producer_task_send *t, struct fp_end *cons,
+					   struct ct_side *side, unsigned ms)
 {
 	uint64_t end = ct_now_ms() + ms;
 	doca_error_t err;
@@ -279,10 +286,34 @@ static inline doca_error_t fp_submit_retry(struct doca_comch_producer_task_send 
 	       ct_now_ms() < end) {
 		if (cons != NULL)
 			doca_pe_progress(cons->pe);
+		if (side != NULL)
+			ct_progress(side);
 		ct_nap();
 	}
 	return err;
 }
+
+/*
+ * Submit a send right after the consumer posted.  On one machine the post is
+ * visible at once; over TCP it reaches the producer's side as a frame, so
+ * DOCA_ERROR_AGAIN (back-pressure, no record) is retried for up to 5 s while
+ * every PE progresses.  The result is the first answer that is not AGAIN.
+ */
+#define FP_SUBMIT_SEEN(t, srv, cli, a, b)                                                            \
+	({                                                                                           \
+		uint64_t fp_until_ = ct_now_ms() + 5000;                                             \
+		doca_error_t fp_r_;                                                                  \
+		while ((fp_r_ = doca_task_submit(doca_comch_producer_task_send_as_task(t))) ==       \
+			       DOCA_ERROR_AGAIN &&                                                   \
+		       ct_now_ms() < fp_until_) {                                                    \
+			ct_progress(srv);                                                            \
+			ct_progress(cli);                                                            \
+			doca_pe_progress((a)->pe);                                                   \
+			doca_pe_progress((b)->pe);                                                   \
+			ct_nap();                                                                    \
+		}                                                                                    \
+		fp_r_;                                                                               \
+	})
 
 /* Progress the endpoints and the fast-path PEs until `cond` holds or 5 s passed. */
 #define FP_RUN_UNTIL(cond, srv, cli, a, b)                                                           \

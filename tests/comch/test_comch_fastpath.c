@@ -15,6 +15,8 @@
  */
 #include "fastpath_test.h"
 
+#define SD_TEST_FP_MAX 64 /* consumers per endpoint (docs/comch-fast-path.md) */
+
 static struct ct_side srv, cli;
 static struct fp_mem cmem, pmem;
 static struct fp_end cons, prod;
@@ -78,7 +80,7 @@ static void a_message_lands_in_the_posted_buffer_with_its_immediate_data(void)
 	CHECK(doca_comch_producer_task_send_get_imm_data_len(t) == 8);
 	CHECK(memcmp(doca_comch_producer_task_send_get_imm_data(t), imm, 8) == 0);
 	ct_log_start();
-	CHECK_OK(fp_submit_retry(t, &cons, 2000));
+	CHECK_OK(fp_submit_retry(t, &cons, &cli, 5000));
 	CHECK(FP_RUN_UNTIL(cons.n == 1 && prod.n == 1, &srv, &cli, &cons, &prod));
 	CHECK_LOG_QUIET();
 	CHECK(prod.n_ok == 1 && prod.done[0].status == DOCA_SUCCESS);
@@ -111,7 +113,7 @@ static void the_host_side_consumes_what_the_dpu_side_produces(void)
 	memset(dmem.mem, 0xc3, 4000);
 	t = fp_send_task(&prod, &dmem, 0, 4000, NULL, 0, cid);
 	REQUIRE(t != NULL);
-	CHECK_OK(fp_submit_retry(t, &cons, 2000));
+	CHECK_OK(fp_submit_retry(t, &cons, &srv, 5000));
 	CHECK(FP_RUN_UNTIL(cons.n == 1 && prod.n == 1, &srv, &cli, &cons, &prod));
 	CHECK(cons.n_ok == 1 && cons.done[0].len == 4000 && hmem.mem[3999] == 0xc3 && cons.done[0].imm_len == 0);
 	/* Its stop reaches the server as an expired consumer. */
@@ -139,7 +141,7 @@ static void receives_complete_in_posting_order(void)
 		memset(pmem.mem + i * 512, (int)(0x40 + i), 100 + i);
 		t = fp_send_task(&prod, &pmem, i * 512, 100 + i, &i, 4, cid);
 		REQUIRE(t != NULL);
-		CHECK_OK(fp_submit_retry(t, &cons, 2000));
+		CHECK_OK(fp_submit_retry(t, &cons, &cli, 5000));
 	}
 	CHECK(FP_RUN_UNTIL(cons.n == 8 && prod.n == 8, &srv, &cli, &cons, &prod));
 	for (int i = 0; i < 8 && i < cons.n; i++) {
@@ -173,9 +175,39 @@ static void a_send_with_nothing_posted_answers_again_until_a_post(void)
 	CHECK_LOG_QUIET(); /* back-pressure, not an error */
 	CHECK(prod.n == 0 && cons.n == 0);
 	CHECK_OK(fp_post(&cons, &cmem, 0, 128));
-	CHECK_OK(doca_task_submit(doca_comch_producer_task_send_as_task(t)));
+	CHECK_OK(FP_SUBMIT_SEEN(t, &srv, &cli, &cons, &prod));
 	CHECK(FP_RUN_UNTIL(cons.n == 1 && prod.n == 1, &srv, &cli, &cons, &prod));
 	CHECK(cons.n_ok == 1 && cons.done[0].len == 64 && cmem.mem[63] == 0x5a);
+	tear_down();
+}
+
+/*
+ * The DOCA samples progress only the producer's PE while sending and only
+ * the consumer's (and the connection's) while receiving: posts and landed
+ * messages must show through those PEs alone, over TCP too.
+ */
+static void each_side_needs_only_its_own_pe(void)
+{
+	struct doca_comch_producer_task_send *t;
+	uint32_t cid = 0;
+	uint64_t end;
+	doca_error_t err;
+
+	REQUIRE(pair_up("own-pe"));
+	REQUIRE(consumer_and_producer(2, 0));
+	CHECK_OK(doca_comch_consumer_get_id(cons.consumer, &cid));
+	CHECK_OK(fp_post(&cons, &cmem, 0, 256));
+	for (int i = 0; i < 20; i++) /* the consumer side goes on; the client's PE does not */
+		doca_pe_progress(cons.pe), ct_progress(&srv);
+	memset(pmem.mem, 0x3c, 200);
+	t = fp_send_task(&prod, &pmem, 0, 200, NULL, 0, cid);
+	REQUIRE(t != NULL);
+	for (end = ct_now_ms() + 5000;
+	     (err = doca_task_submit(doca_comch_producer_task_send_as_task(t))) == DOCA_ERROR_AGAIN && ct_now_ms() < end;)
+		ct_nap(); /* nothing progressed at all, as the samples' submit loop */
+	CHECK_OK(err);
+	CHECK(FP_RUN_UNTIL(prod.n == 1 && cons.n == 1, (struct ct_side *)NULL, (struct ct_side *)NULL, &cons, &prod));
+	CHECK(cons.n_ok == 1 && cons.done[0].len == 200 && cmem.mem[199] == 0x3c);
 	tear_down();
 }
 
@@ -221,8 +253,7 @@ static void a_buffer_too_small_is_refused_and_stays_posted(void)
 	CHECK_OK(fp_post(&cons, &cmem, 0, 16));
 	t = fp_send_task(&prod, &pmem, 0, 100, NULL, 0, cid);
 	REQUIRE(t != NULL);
-	CHECK_REJECT(doca_task_submit(doca_comch_producer_task_send_as_task(t)), DOCA_ERROR_INVALID_VALUE,
-		     "doca_task_submit");
+	CHECK_REJECT(FP_SUBMIT_SEEN(t, &srv, &cli, &cons, &prod), DOCA_ERROR_INVALID_VALUE, "doca_task_submit");
 	fp_send_drop(t);
 	t = fp_send_task(&prod, &pmem, 0, 16, NULL, 0, cid);
 	REQUIRE(t != NULL);
@@ -252,7 +283,7 @@ static void immediate_data_longer_than_the_consumer_takes_is_refused(void)
 		     "doca_task_try_submit");
 	doca_comch_producer_task_send_set_imm_data(t, imm, 4);
 	CHECK(doca_comch_producer_task_send_get_imm_data_len(t) == 4);
-	CHECK_OK(doca_task_submit(doca_comch_producer_task_send_as_task(t)));
+	CHECK_OK(FP_SUBMIT_SEEN(t, &srv, &cli, &cons, &prod));
 	CHECK(FP_RUN_UNTIL(cons.n == 1 && prod.n == 1, &srv, &cli, &cons, &prod));
 	CHECK(cons.n_ok == 1 && cons.done[0].imm_len == 4);
 	/* Above the capability, alloc refuses at once. */
@@ -299,6 +330,59 @@ static void a_closed_connection_fails_posted_receives_and_sends(void)
 	fp_send_drop(t);
 	/* A consumer cannot start again on the closed link. */
 	CHECK_REJECT(doca_ctx_start(cons.ctx), DOCA_ERROR_NOT_CONNECTED, "doca_ctx_start");
+	tear_down();
+}
+
+static void refuse_cb(struct doca_comch_consumer_task_post_recv *t, union doca_data a, union doca_data b)
+{
+	(void)t, (void)a, (void)b;
+}
+
+/* The endpoint routes frames to its started consumers: 64 at a time, the capability. */
+static void a_65th_started_consumer_is_refused(void)
+{
+	struct doca_comch_consumer *c[SD_TEST_FP_MAX + 1] = {NULL};
+	struct doca_pe *pe = NULL;
+	uint32_t max = 0;
+	enum doca_ctx_states st;
+
+	REQUIRE(pair_up("full"));
+	CHECK_OK(doca_comch_consumer_cap_get_max_consumers(doca_dev_as_devinfo(srv.dev), &max));
+	CHECK(max == SD_TEST_FP_MAX);
+	REQUIRE(doca_pe_create(&pe) == DOCA_SUCCESS);
+	for (int i = 0; i <= SD_TEST_FP_MAX; i++) {
+		REQUIRE(doca_comch_consumer_create(srv.conn, cmem.mmap, &c[i]) == DOCA_SUCCESS);
+		REQUIRE(doca_pe_connect_ctx(pe, doca_comch_consumer_as_ctx(c[i])) == DOCA_SUCCESS);
+		CHECK_OK(doca_comch_consumer_task_post_recv_set_conf(c[i], refuse_cb, refuse_cb, 1));
+		if (i < SD_TEST_FP_MAX)
+			CHECK_ERR(doca_ctx_start(doca_comch_consumer_as_ctx(c[i])), DOCA_ERROR_IN_PROGRESS);
+		/* Drain the announcements as they come, so no socket fills. */
+		for (int k = 0; k < 4; k++)
+			ct_progress(&cli), doca_pe_progress(pe);
+	}
+	CHECK_REJECT(doca_ctx_start(doca_comch_consumer_as_ctx(c[SD_TEST_FP_MAX])), DOCA_ERROR_FULL, "doca_ctx_start");
+	/* One stops: the 65th may start now. */
+	(void)doca_ctx_stop(doca_comch_consumer_as_ctx(c[0]));
+	for (uint64_t end = ct_now_ms() + 5000;
+	     doca_ctx_get_state(doca_comch_consumer_as_ctx(c[0]), &st) == DOCA_SUCCESS && st != DOCA_CTX_STATE_IDLE &&
+	     ct_now_ms() < end;)
+		doca_pe_progress(pe), ct_progress(&cli);
+	CHECK_ERR(doca_ctx_start(doca_comch_consumer_as_ctx(c[SD_TEST_FP_MAX])), DOCA_ERROR_IN_PROGRESS);
+	/* The client hears of it before anything stops (on one machine it maps the queue then). */
+	for (uint64_t end = ct_now_ms() + 5000; fp_cli_events.n_new < SD_TEST_FP_MAX + 1 && ct_now_ms() < end;)
+		doca_pe_progress(pe), ct_progress(&cli), ct_progress(&srv);
+	CHECK(fp_cli_events.n_new == SD_TEST_FP_MAX + 1 && fp_cli_events.n_expired == 1);
+	for (int i = 0; i <= SD_TEST_FP_MAX; i++) {
+		(void)doca_ctx_stop(doca_comch_consumer_as_ctx(c[i]));
+		for (uint64_t end = ct_now_ms() + 5000;
+		     doca_ctx_get_state(doca_comch_consumer_as_ctx(c[i]), &st) == DOCA_SUCCESS &&
+		     st != DOCA_CTX_STATE_IDLE && ct_now_ms() < end;)
+			doca_pe_progress(pe), ct_progress(&cli), ct_progress(&srv);
+		CHECK_OK(doca_comch_consumer_destroy(c[i]));
+	}
+	CHECK(FP_RUN_UNTIL(fp_cli_events.n_expired == SD_TEST_FP_MAX + 1, &srv, &cli, (struct fp_end *)NULL,
+			   (struct fp_end *)NULL));
+	CHECK_OK(doca_pe_destroy(pe));
 	tear_down();
 }
 
@@ -397,11 +481,13 @@ int main(void)
 	SD_RUN(the_host_side_consumes_what_the_dpu_side_produces);
 	SD_RUN(receives_complete_in_posting_order);
 	SD_RUN(a_send_with_nothing_posted_answers_again_until_a_post);
+	SD_RUN(each_side_needs_only_its_own_pe);
 	SD_RUN(a_consumer_that_never_posts_receives_nothing);
 	SD_RUN(a_buffer_too_small_is_refused_and_stays_posted);
 	SD_RUN(immediate_data_longer_than_the_consumer_takes_is_refused);
 	SD_RUN(an_unknown_consumer_is_not_found);
 	SD_RUN(a_closed_connection_fails_posted_receives_and_sends);
+	SD_RUN(a_65th_started_consumer_is_refused);
 	SD_RUN(refusals_of_arguments_and_states);
 	SD_RUN(capabilities_and_dpa_entry_points);
 	return sd_test_done();

@@ -63,7 +63,7 @@ static int child_producer(const char *name, uint32_t count)
 		for (size_t i = 0; i < len; i++)
 			pmem.mem[i] = pattern(seq, i);
 		t = fp_send_task(&prod, &pmem, 0, len, &seq, 4, cid);
-		if (t == NULL || fp_submit_retry(t, NULL, 10000) != DOCA_SUCCESS)
+		if (t == NULL || fp_submit_retry(t, NULL, &cli, 10000) != DOCA_SUCCESS)
 			return 7;
 	}
 	if (!FP_RUN_UNTIL(prod.n == (int)count && fp_cli_events.n_expired == 1, (struct ct_side *)NULL, &cli, &prod,
