@@ -49,70 +49,19 @@
 #include <doca_pe.h>
 
 #include "bench_common.h"
+#include "bench_slices.h"
 #include "ucx_raw.h"
 
 #define MIB ((size_t)1 << 20)
 #define HOST_PCI "0000:b1:00.0"
 #define DPU_PCI "0000:03:00.0"
-#define LAT_SAMPLES 20001
-#define SLICES 10
-
-/* What the slices of one method at one point add up to. */
-struct acc {
-	double bytes, seconds;
-	double lat[LAT_SAMPLES]; /* microseconds per operation */
-	unsigned nlat;
-};
-
-static void acc_op(struct acc *a, double us)
-{
-	if (a->nlat < LAT_SAMPLES)
-		a->lat[a->nlat++] = us;
-}
 
 static const size_t sizes[] = {64, 4096, 64 * 1024, MIB, 4 * MIB};
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, unsigned n)
-{
-	qsort(v, n, sizeof(v[0]), cmp_double);
-	return n != 0 ? v[n / 2] : 0;
-}
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 __attribute__((noreturn)) static void die(const char *what)
 {
 	fprintf(stderr, "ucx_bench: %s\n", what);
 	exit(1);
-}
-
-static const char *arg(int argc, char **argv, const char *key, const char *dflt)
-{
-	for (int i = 2; i + 1 < argc; i++)
-		if (strcmp(argv[i], key) == 0)
-			return argv[i + 1];
-	return dflt;
-}
-
-static bool flag(int argc, char **argv, const char *key)
-{
-	for (int i = 2; i < argc; i++)
-		if (strcmp(argv[i], key) == 0)
-			return true;
-	return false;
 }
 
 /*
