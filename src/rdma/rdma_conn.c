@@ -24,6 +24,7 @@
 
 #include "rdma_cm.h"
 #include "rdma_priv.h"
+#include "rdma_wake.h"
 #include "sd_log.h"
 
 static pthread_mutex_t sd_rdma_registry_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -78,6 +79,7 @@ static doca_error_t sd_rdma_conn_inbox(struct doca_rdma_connection *conn, const 
 				    "cannot create the inbox of connection %u (memfd of %zu bytes): %s", conn->id,
 				    sd_rdma_ring_bytes(), strerror(err));
 	conn->self.ring_fd = conn->inbox.fd;
+	conn->inbox.ring->owner_wake_fd1 = sd_rdma_wake_fd(conn->rdma) + 1; /* 0 when there is none */
 	conn->self.ring_bytes = sd_rdma_ring_bytes();
 	/* A peer's progress thread pulls our send buffers with process_vm_readv, as DMA importers do. */
 	(void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
@@ -283,6 +285,7 @@ void sd_rdma_conn_free(struct doca_rdma_connection *conn)
 	sd_rdma_registry_remove_locked(conn);
 	pthread_mutex_unlock(&sd_rdma_registry_lock);
 	sd_rdma_conn_mark_closed(conn);
+	sd_rdma_wake_conn_close(conn);
 	sd_rdma_ring_detach(&conn->inbox);
 	sd_rdma_ring_detach(&conn->outbox);
 	sd_rdma_puller_close(&conn->puller);
@@ -318,6 +321,7 @@ void sd_rdma_conns_release(struct doca_rdma *rdma)
 		rdma->conns = c->next;
 		sd_rdma_registry_remove_locked(c);
 		sd_rdma_conn_mark_closed(c);
+		sd_rdma_wake_conn_close(c);
 		sd_rdma_ring_detach(&c->inbox);
 		sd_rdma_ring_detach(&c->outbox);
 		sd_rdma_puller_close(&c->puller);

@@ -19,6 +19,7 @@
 
 #include "rdma_buf.h"
 #include "rdma_priv.h"
+#include "rdma_wake.h"
 #include "sd_log.h"
 
 #define T(task) ((struct sd_rdma_task *)(task))
@@ -142,6 +143,8 @@ static void sd_rdma_post_message(struct sd_rdma_task *t, enum doca_rdma_opcode o
 	struct doca_rdma_connection *peer = atomic_load_explicit(&t->conn->peer, memory_order_acquire);
 	if (peer != NULL && peer->rdma->ctx.pe != NULL)
 		priv_doca_pe_kick(peer->rdma->ctx.pe);
+	else if (peer == NULL)
+		sd_rdma_wake_peer(t->conn, &ring->owner_asleep); /* a receiver of another process, if it sleeps */
 }
 
 static void sd_rdma_on_submit(struct doca_task *task)

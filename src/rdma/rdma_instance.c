@@ -8,6 +8,7 @@
 
 #include "rdma_cm.h"
 #include "rdma_priv.h"
+#include "rdma_wake.h"
 #include "sd_log.h"
 
 uint64_t sd_rdma_now_ns(void)
@@ -80,6 +81,7 @@ static void sd_rdma_release(struct doca_ctx *ctx)
 	if (rdma->cm != NULL)
 		sd_rdma_cm_release(rdma);
 	sd_rdma_conns_release(rdma);
+	sd_rdma_wake_release(rdma);
 }
 
 static void sd_rdma_on_stopping(struct doca_ctx *ctx)
@@ -95,8 +97,12 @@ static bool sd_rdma_event_pending(struct doca_ctx *ctx)
 {
 	struct doca_rdma *rdma = (struct doca_rdma *)ctx;
 
-	return ctx->state == DOCA_CTX_STATE_RUNNING &&
-	       (sd_rdma_inbox_pending(rdma) || (rdma->cm != NULL && sd_rdma_cm_pending(rdma)));
+	if (ctx->state != DOCA_CTX_STATE_RUNNING)
+		return false;
+	if (sd_rdma_inbox_pending(rdma) || (rdma->cm != NULL && sd_rdma_cm_pending(rdma)))
+		return true;
+	/* Nothing to report and the program is about to sleep on its handle: arrange to be woken. */
+	return atomic_load_explicit(&ctx->pe->armed, memory_order_relaxed) && sd_rdma_wake_arm(rdma);
 }
 
 static void sd_rdma_event_dispatch(struct doca_ctx *ctx)
@@ -179,6 +185,7 @@ doca_error_t doca_rdma_destroy(struct doca_rdma *rdma)
 	if (rdma->cm != NULL)
 		sd_rdma_cm_release(rdma);
 	sd_rdma_conns_release(rdma);
+	sd_rdma_wake_release(rdma);
 	rdma->magic = 0;
 	free(rdma);
 	return DOCA_SUCCESS;

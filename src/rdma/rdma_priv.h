@@ -71,6 +71,7 @@ struct sd_rdma_conn_ident {
 struct doca_rdma_connection;
 struct sd_rdma_cm;
 struct sd_rdma_cm_link;
+struct sd_rdma_wake;
 
 /* A connection whose peer shows no sign of life is looked at again after this long (NOT_CONNECTED bound). */
 #define SD_RDMA_WATCH_PERIOD_NS 10000000ull
@@ -97,6 +98,7 @@ struct doca_rdma_connection {
 	bool remote_net; /* the peer was checked over the network: another namespace or machine */
 	void *presence;  /* this end's published record (rdma_peer.c), NULL when not offered */
 	uint8_t presence_rec[SD_PRESENCE_REC_LEN] __attribute__((aligned(8)));
+	int peer_wake_fd1; /* the peer's wake pipe opened here, plus one; 0: not yet, -1: cannot (rdma_wake.c) */
 };
 
 struct doca_rdma_addr {
@@ -136,6 +138,7 @@ struct doca_rdma {
 	struct sd_rdma_task *rq_head; /* posted receive tasks, oldest first */
 	struct sd_rdma_task *rq_tail;
 	struct sd_rdma_cm *cm; /* connection manager, made on first use (rdma_cm.h) */
+	struct sd_rdma_wake *wake; /* wake-ups of a sleeping PE, made on first use (rdma_wake.h) */
 };
 
 /* Every RDMA task type: the generic task, then the union of their fields. */

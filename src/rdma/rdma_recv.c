@@ -19,6 +19,7 @@
 
 #include "rdma_buf.h"
 #include "rdma_priv.h"
+#include "rdma_wake.h"
 #include "sd_log.h"
 
 void sd_rdma_rq_post(struct doca_rdma *rdma, struct sd_rdma_task *t)
@@ -128,6 +129,8 @@ static void sd_rdma_verdict(struct doca_rdma_connection *c, struct sd_rdma_slot 
 	atomic_store_explicit(&s->state, SD_RDMA_SLOT_DELIVERED, memory_order_release);
 	if (peer != NULL && peer->rdma->ctx.pe != NULL)
 		priv_doca_pe_kick(peer->rdma->ctx.pe);
+	else if (peer == NULL)
+		sd_rdma_wake_peer(c, &c->inbox.ring->sender_asleep); /* a sender of another process, if it sleeps */
 }
 
 /* The slot's message cannot be delivered: its sender fails, the receive stays posted. */

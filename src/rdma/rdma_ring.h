@@ -66,10 +66,16 @@ struct sd_rdma_ring {
 	uint8_t token[16];
 	_Atomic uint32_t owner_closed;  /* the owner's connection ended */
 	_Atomic uint32_t sender_closed; /* the sender's connection ended */
+	/* Wake-ups of a sleeping PE (rdma_wake.c); these words sit in what was padding before head. */
+	int32_t owner_wake_fd1;          /* the owner's wake pipe (write end) plus one; 0: none */
+	_Atomic uint32_t owner_asleep;   /* the owner sleeps: the sender that publishes a slot wakes it */
+	_Atomic uint32_t sender_asleep;  /* the sender sleeps: the owner that posts a verdict wakes it */
 	_Alignas(64) _Atomic uint32_t head; /* next slot the owner looks at */
 	_Alignas(64) _Atomic uint32_t tail; /* next slot the sender fills */
 	_Alignas(64) struct sd_rdma_slot slot[SD_RDMA_RING_SLOTS];
 };
+
+_Static_assert(offsetof(struct sd_rdma_ring, head) == 64, "the ring header keeps its layout");
 
 /* Bytes of the ring file (whole pages); the one size a version-2 blob may name. */
 size_t sd_rdma_ring_bytes(void);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "rdma_priv.h"
+#include "rdma_wake.h"
 #include "sd_log.h"
 
 bool sd_rdma_conn_ended(const struct doca_rdma_connection *conn)
@@ -28,6 +29,11 @@ void sd_rdma_conn_mark_closed(struct doca_rdma_connection *conn)
 		atomic_store_explicit(&conn->inbox.ring->owner_closed, 1, memory_order_release);
 	if (conn->outbox.ring != NULL)
 		atomic_store_explicit(&conn->outbox.ring->sender_closed, 1, memory_order_release);
+	/* A peer of another process asleep on its handle, for our messages or for its own: it learns of the end. */
+	if (conn->outbox.ring != NULL && conn->inbox.ring != NULL) {
+		sd_rdma_wake_peer(conn, &conn->outbox.ring->owner_asleep);
+		sd_rdma_wake_peer(conn, &conn->inbox.ring->sender_asleep);
+	}
 }
 
 /* What the rings say about the peer: NULL while it is there, else why not. */
