@@ -44,6 +44,7 @@ static void *sd_se_watch(void *arg)
 
 	for (;;) {
 		uint32_t seen = atomic_load(&ev->sync->seq);
+		uint64_t value = atomic_load(ev->value);
 
 		if (atomic_load(&ev->watcher_stop))
 			break;
@@ -54,7 +55,8 @@ static void *sd_se_watch(void *arg)
 			priv_doca_pe_kick(pe); /* the waiting tasks fail at the next look */
 			break;
 		}
-		if (atomic_load(&ev->sync->seq) != seen)
+		/* The value too: an update over the network (se_net.c) leaves the futex word alone. */
+		if (atomic_load(&ev->sync->seq) != seen || atomic_load(ev->value) != value)
 			priv_doca_pe_kick(pe);
 	}
 	return NULL;

@@ -90,9 +90,19 @@ doca_error_t doca_sync_event_export_to_remote_pci(struct doca_sync_event *event,
 
 doca_error_t doca_sync_event_export_to_remote_net(struct doca_sync_event *event, const uint8_t **data, size_t *sz)
 {
+	bool first;
+	doca_error_t err;
+
 	if (sd_se_check(event, __func__) != DOCA_SUCCESS)
 		return DOCA_ERROR_INVALID_VALUE;
-	return sd_se_export(event, SD_SE_KIND_NET, event->desc_net, &event->desc_net_ok, data, sz, __func__);
+	first = !event->desc_net_ok;
+	err = sd_se_export(event, SD_SE_KIND_NET, event->desc_net, &event->desc_net_ok, data, sz, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
+	if (first)
+		event->desc_net_len = sd_se_net_export(event, __func__); /* adds the network part when offered */
+	*sz = event->desc_net_len;
+	return DOCA_SUCCESS;
 }
 
 /* Decode and check the kind; one ERROR record on behalf of `func` otherwise. */
@@ -154,7 +164,11 @@ doca_error_t doca_sync_event_remote_net_create_from_export(struct doca_dev *dev,
 	rn = calloc(1, sizeof(*rn));
 	if (rn == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "cannot allocate a remote-net sync event");
-	err = sd_se_map_attach(&rn->map, &d, __func__);
+	rn->map.fd = -1;
+	if (sd_se_net_wanted(&d))
+		err = sd_se_net_import(rn, dev, data, &d, __func__);
+	else
+		err = sd_se_map_attach(&rn->map, &d, __func__);
 	if (err != DOCA_SUCCESS) {
 		free(rn);
 		return err;
@@ -175,7 +189,10 @@ doca_error_t doca_sync_event_remote_net_destroy(struct doca_sync_event_remote_ne
 	if (!sd_se_net_is_valid(event))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "event %p is NULL or not a live remote-net sync event",
 				 (void *)event);
-	sd_se_map_close(&event->map);
+	if (event->net_mmap != NULL)
+		sd_se_net_import_close(event);
+	else
+		sd_se_map_close(&event->map);
 	event->magic = 0;
 	free(event);
 	return DOCA_SUCCESS;
@@ -193,6 +210,8 @@ doca_error_t priv_doca_sync_event_remote_net_apply(struct doca_sync_event_remote
 	if (op != SD_SYNC_EVENT_OP_GET && op != SD_SYNC_EVENT_OP_SET && op != SD_SYNC_EVENT_OP_ADD)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "unknown operation %d on remote-net sync event %p", (int)op,
 				 (void *)ev);
+	if (ev->net_mmap != NULL)
+		return sd_se_net_apply(ev, (int)op, operand, old);
 	if (!sd_se_map_alive(&ev->map))
 		return SD_REJECT(DOCA_ERROR_IO_FAILED,
 				 "the exporter of remote-net sync event %p stopped it or died; import a fresh export",

@@ -293,6 +293,7 @@ doca_error_t sd_se_home_open(struct doca_sync_event *ev, const char *func)
 
 void sd_se_home_close(struct doca_sync_event *ev)
 {
+	sd_se_net_export_close(ev); /* importers over the network are cut off before the page goes */
 	if (ev->home == SD_SE_HOME_SHARED)
 		sd_se_map_close(&ev->map);
 	ev->desc_pci_ok = false;

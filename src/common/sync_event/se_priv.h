@@ -107,8 +107,11 @@ struct doca_sync_event {
 	struct sd_se_sync private_sync;
 	struct sd_se_map map;    /* SHARED and IMPORTED homes */
 	struct sd_se_desc import_desc; /* IMPORTED: what the descriptor said */
-	uint8_t desc_pci[SD_SE_DESC_LEN], desc_net[SD_SE_DESC_LEN]; /* exports of the current start */
+	uint8_t desc_pci[SD_SE_DESC_LEN], desc_net[SD_SE_DESC_MAX_LEN]; /* exports of the current start */
 	bool desc_pci_ok, desc_net_ok;
+	size_t desc_net_len;          /* SD_SE_DESC_LEN, or longer with the network part (se_net.c) */
+	struct doca_mmap *net_mmap;   /* the page as memory exported for RDMA, while a network part exists */
+	struct doca_dev *net_dev;     /* the device that export went through */
 	/* Notification watcher (se_ctx.c): a thread that kicks the PE on updates. */
 	pthread_t watcher;
 	bool watcher_on;
@@ -119,6 +122,8 @@ struct doca_sync_event_remote_net {
 	uint32_t magic;
 	struct sd_se_map map;
 	struct sd_se_desc desc;
+	struct doca_mmap *net_mmap; /* the exporter's page imported over the network; NULL: mapped here (map) */
+	uint64_t net_value;         /* the value's address in the exporter (net_mmap) */
 };
 
 /* Task types, in registration order. */
@@ -200,6 +205,22 @@ static inline bool sd_se_matches(uint64_t cur, enum sd_se_cmp cmp, uint64_t want
 void sd_se_watcher_stop(struct doca_sync_event *ev);
 /* Start it (first arm of a wait task). */
 void sd_se_watcher_start(struct doca_sync_event *ev);
+
+/*
+ * se_net.c: remote-net events across namespaces and machines.  The
+ * exporter adds its page's RDMA export to the descriptor when this process
+ * offers a network endpoint (returns the descriptor's length; failures are
+ * WARNINGs, the export then stands for this machine); an importer in
+ * another namespace reaches the value through that export.
+ */
+size_t sd_se_net_export(struct doca_sync_event *ev, const char *func);
+void sd_se_net_export_close(struct doca_sync_event *ev);
+bool sd_se_net_wanted(const struct sd_se_desc *d);
+doca_error_t sd_se_net_import(struct doca_sync_event_remote_net *rn, struct doca_dev *dev, const uint8_t *data,
+			      const struct sd_se_desc *d, const char *func);
+void sd_se_net_import_close(struct doca_sync_event_remote_net *rn);
+/* One operation on the value over the network; the value before it in *old. */
+doca_error_t sd_se_net_apply(struct doca_sync_event_remote_net *rn, int op, uint64_t operand, uint64_t *old);
 
 /* Monotonic nanoseconds (coarse clock: no system call). */
 uint64_t sd_se_now_ns(void);
