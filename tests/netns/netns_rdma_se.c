@@ -11,12 +11,14 @@
  *       doca_sync_event_export_to_remote_net's bytes to DIR/sedesc, prints
  *       "ready LEN" (LEN: the descriptor's length), then, progressing
  *       nothing and polling with doca_sync_event_get: waits for 42, sets
- *       500 ("set"), waits for 508 ("done") and exits 0; exit 1 after 20 s.
+ *       500 ("set"), waits for 508 ("done"), then for DIR/finished (the
+ *       importer's last answer is on its way until then) and exits 0; exit
+ *       1 after 20 s.
  *   netns_rdma_se import DIR PCI
  *       On device PCI, an RDMA context connected to DIR/rblob runs the
  *       remote-net tasks on the event of DIR/sedesc: get (expects 0), notify-set 41, notify-add 1
  *       (expects 41), gets until 500 (at most 20 s), notify-add 8 (expects
- *       500); prints "ok", or "fail WHAT" and exits 1.
+ *       500); writes DIR/finished and prints "ok", or "fail WHAT" and exits 1.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,6 +86,14 @@ static size_t get_file(const char *dir, const char *name, uint8_t *buf, size_t c
 	return len;
 }
 
+static bool file_exists(const char *dir, const char *name)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return access(path, F_OK) == 0;
+}
+
 static int do_export(const char *dir)
 {
 	struct doca_sync_event *ev = NULL;
@@ -114,6 +124,8 @@ static int do_export(const char *dir)
 		return fail("wait508");
 	printf("done\n");
 	fflush(stdout);
+	for (double end = sd_time_now_s() + SE_LIMIT_S; !file_exists(dir, "finished") && sd_time_now_s() < end;)
+		usleep(1000);
 	doca_sync_event_stop(ev);
 	doca_sync_event_destroy(ev);
 	rt_stop(&s);
@@ -231,6 +243,8 @@ static int do_import(const char *dir, const char *pci)
 		return fail("get500");
 	if (!se_add(&x, 8, &v) || v != 500)
 		return fail("add8");
+	if (!put_file(dir, "finished", "1", 1))
+		return fail("finished");
 	printf("ok\n");
 	fflush(stdout);
 	doca_sync_event_remote_net_destroy(x.rn);

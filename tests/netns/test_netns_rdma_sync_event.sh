@@ -33,7 +33,7 @@ read -r word len < <(grep '^ready' "$WORK/exp.out") || true
 OUT=$(timeout 60 env SOFTDOCA_PEER="$ADDR_DPU" SOFTDOCA_SDK_LOG=warning ip netns exec "$NS_HOST" \
 	unshare --pid --fork --mount-proc --kill-child "$NETNS_RDMA_SE" import "$WORK" 0000:b1:00.0 2>"$WORK/imp.err")
 echo "importer: $OUT"
-[ "$OUT" = ok ] || nl_fail "the importer did not finish: $OUT; $(grep -v "at exit" "$WORK/imp.err" | tail -n 8)"
+[ "$OUT" = ok ] || nl_fail "the importer did not finish: $OUT; $(grep -v "at exit" "$WORK/imp.err" | tail -n 8); exporter: $(cat "$WORK/exp.out" "$WORK/exp.err" | tail -n 20)"
 wait "$EXP_PID" || nl_fail "the exporter failed: $(cat "$WORK/exp.out" "$WORK/exp.err")"
 grep -q '^done' "$WORK/exp.out" || nl_fail "the exporter did not see the importer's add: $(cat "$WORK/exp.out")"
 echo "PASS: remote-net sync event tasks across namespaces, over the network"
