@@ -178,6 +178,7 @@ static void sd_fp_consumer_release(struct doca_ctx *ctx)
 {
 	struct doca_comch_consumer *c = sd_fp_consumer_of(ctx);
 
+	sd_fp_wake_stop(c);
 	sd_fp_consumer_close_queue(c);
 	sd_fp_local_remove(c->ep, c);
 	sd_fp_queue_unmap(c->q, c->q_len);

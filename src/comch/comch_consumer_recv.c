@@ -156,7 +156,8 @@ static bool sd_fp_recv_poll(struct doca_task *task)
 
 /*
  * The PE is armed while this receive waits.  On one machine the producer
- * fills the shared slot directly, so ask it for a WAKE frame (it reads
+ * fills the shared slot directly, so ask it to write to our wake pipe, or
+ * for a WAKE frame when there is none (comch_fp_wake.c; it reads
  * wake_wanted after storing FILLED, we read the slot after storing
  * wake_wanted: one of the two sees the other).  A framed consumer learns of
  * each message by a frame anyway, which wakes the connection's PE; its
@@ -168,7 +169,7 @@ static void sd_fp_recv_arm(struct doca_task *task)
 	struct sd_fp_slot *s = &sd_fp_queue_slots(c->q)[task->slot];
 
 	if (!c->framed)
-		atomic_store_explicit(&c->q->wake_wanted, 1, memory_order_seq_cst);
+		atomic_store_explicit(&c->q->wake_wanted, sd_fp_wake_word(c), memory_order_seq_cst);
 	atomic_thread_fence(memory_order_seq_cst);
 	if (atomic_load_explicit(&s->state, memory_order_acquire) == SD_FP_SLOT_FILLED ||
 	    !sd_fp_conn_current(c->conn, c->conn_gen))

@@ -178,6 +178,7 @@ struct sd_fp_remote {
 	size_t q_len;
 	bool framed;          /* q is a private mirror fed by POST frames */
 	struct doca_mmap *im; /* import of the consumer's mmap */
+	uint32_t pid;         /* the consumer's process (its wake pipe, comch_fp_wake.c) */
 };
 
 struct sd_fp_table {
@@ -236,7 +237,18 @@ struct doca_comch_consumer {
 	bool announced;
 	bool framed;         /* Comch over TCP: posts and fills travel as frames */
 	uint64_t posts_sent; /* framed: ring positions below this were sent to the other side */
+	struct sd_fp_wake *wake; /* its wake pipe and thread, made by the first armed receive (comch_fp_wake.c) */
 };
+
+/*
+ * comch_fp_wake.c: the word an armed receive stores in wake_wanted (the wake
+ * pipe's number plus 2, or 1: a WAKE frame only); stopping the thread (the
+ * consumer's release); and the producer's side: wake the consumer of process
+ * `pid` that left `word` (false when it cannot, then a WAKE frame goes).
+ */
+uint32_t sd_fp_wake_word(struct doca_comch_consumer *c);
+void sd_fp_wake_stop(struct doca_comch_consumer *c);
+bool sd_fp_wake_poke(uint32_t pid, uint32_t word);
 
 struct doca_comch_consumer_task_post_recv {
 	struct doca_task base; /* must stay first */

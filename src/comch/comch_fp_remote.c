@@ -82,6 +82,7 @@ static bool sd_fp_remote_attach(struct sd_comch_ep *ep, struct sd_fp_remote *r, 
 	doca_error_t err;
 
 	r->framed = (w->flags & SD_FP_F_FRAMED) != 0;
+	r->pid = w->pid;
 	err = r->framed ? sd_fp_queue_mirror(w->nslots, w->imm_len, &r->q, &r->q_len)
 			: sd_fp_queue_open(w->pid, w->queue_fd, w->nslots, &r->q, &r->q_len);
 

@@ -231,16 +231,24 @@ static doca_error_t sd_fp_send_tell_filled(struct doca_comch_producer_task_send 
 	return DOCA_ERROR_NOT_CONNECTED;
 }
 
-/* One machine: the consumer's PE sleeps on its handle and asked for a WAKE frame (best effort). */
+/*
+ * One machine: the consumer's PE sleeps on its handle and asked to be woken
+ * (best effort): through its wake pipe when it named one, which reaches a
+ * consumer on a PE of its own, else by a WAKE frame.
+ */
 static void sd_fp_send_wake(struct doca_comch_producer_task_send *t)
 {
 	struct doca_comch_producer *p = sd_fp_send_owner(t);
 	struct sd_fp_queue *q = t->rc->q;
+	uint32_t word;
 
 	atomic_thread_fence(memory_order_seq_cst);
-	if (atomic_load_explicit(&q->wake_wanted, memory_order_relaxed) != 0 &&
-	    atomic_exchange_explicit(&q->wake_wanted, 0, memory_order_seq_cst) != 0)
-		(void)sd_fp_frame_send(p->ep, p->conn, SD_FP_OP_WAKE, t->consumer_id, NULL, 0);
+	if (atomic_load_explicit(&q->wake_wanted, memory_order_relaxed) == 0 ||
+	    (word = atomic_exchange_explicit(&q->wake_wanted, 0, memory_order_seq_cst)) == 0)
+		return;
+	if (word >= 2 && sd_fp_wake_poke(t->rc->pid, word))
+		return;
+	(void)sd_fp_frame_send(p->ep, p->conn, SD_FP_OP_WAKE, t->consumer_id, NULL, 0);
 }
 
 static void sd_fp_send_on_submit(struct doca_task *task)

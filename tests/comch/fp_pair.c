@@ -24,8 +24,12 @@
  *       after_ms=X" once a send fails (X: since the last one that worked).
  *       With "never" it expects only DOCA_ERROR_AGAIN until the consumer
  *       expires, then DOCA_ERROR_NOT_FOUND ("ok never again=N").
- *   fp_pair both NAME COUNT [never]
- *       The two of them on this machine (the producer forked).
+ *   fp_pair both NAME COUNT [never|own-pe]
+ *       The two of them on this machine (the producer forked).  With
+ *       "own-pe" the consumer runs on a PE of its own, and while it
+ *       receives only that PE is progressed and slept on: the server's PE
+ *       (the connection's) is left alone, as a program that gives each
+ *       fast-path object its own PE and thread would.
  * Exit 0 on the expected outcome.
  */
 #include <errno.h>
@@ -45,6 +49,8 @@ static struct doca_comch_consumer *consumer;
 static struct doca_comch_producer *producer;
 static struct doca_ctx *fp_ctx;
 static int epfd = -1;
+static struct doca_pe *own_pe;   /* "own-pe": the consumer's PE, else NULL */
+static struct doca_pe *sleep_pe; /* the PE that wait_for progresses and sleeps on */
 static uint32_t received, sent, failed, wakes;
 static uint64_t last_ms;
 static doca_error_t last_err = DOCA_SUCCESS;
@@ -65,12 +71,12 @@ static bool sleep_on_handle(void)
 	struct epoll_event ev;
 	int n;
 
-	if (doca_pe_request_notification(side.pe) != DOCA_SUCCESS)
+	if (doca_pe_request_notification(sleep_pe) != DOCA_SUCCESS)
 		return false;
 	do {
 		n = epoll_wait(epfd, &ev, 1, SLEEP_MS);
 	} while (n < 0 && errno == EINTR);
-	if (doca_pe_clear_notification(side.pe, 0) != DOCA_SUCCESS)
+	if (doca_pe_clear_notification(sleep_pe, 0) != DOCA_SUCCESS)
 		return false;
 	wakes += n == 1;
 	return n == 1;
@@ -80,7 +86,7 @@ static bool sleep_on_handle(void)
 static bool wait_for(bool (*done)(void))
 {
 	while (!done()) {
-		if (doca_pe_progress(side.pe))
+		if (doca_pe_progress(sleep_pe))
 			continue;
 		if (!done() && !sleep_on_handle())
 			return false;
@@ -93,8 +99,9 @@ static bool sleep_setup(void)
 	doca_notification_handle_t h = -1;
 	struct epoll_event ev = {.events = EPOLLIN};
 
+	sleep_pe = own_pe != NULL ? own_pe : side.pe;
 	epfd = epoll_create1(EPOLL_CLOEXEC);
-	if (epfd < 0 || doca_pe_get_notification_handle(side.pe, &h) != DOCA_SUCCESS)
+	if (epfd < 0 || doca_pe_get_notification_handle(sleep_pe, &h) != DOCA_SUCCESS)
 		return false;
 	ev.data.fd = (int)h;
 	return epoll_ctl(epfd, EPOLL_CTL_ADD, (int)h, &ev) == 0;
@@ -145,16 +152,27 @@ static enum doca_ctx_states fp_ctx_state(void)
 	return st;
 }
 
-/* Server up, a client connected, the consumer RUNNING on the server's PE. */
-static bool consumer_up(const char *name)
+/* Progress the server's PE and the consumer's own one (set up and tear down); true when either did work. */
+static bool progress_both(void)
 {
+	bool a = doca_pe_progress(side.pe) != 0;
+	bool b = own_pe != NULL && doca_pe_progress(own_pe) != 0;
+
+	return a || b;
+}
+
+/* Server up, a client connected, the consumer RUNNING on the server's PE (or its own). */
+static bool consumer_up(const char *name, bool own)
+{
+	if (own && doca_pe_create(&own_pe) != DOCA_SUCCESS)
+		return false;
 	if (!ct_server_setup(&side, name, 8) || doca_ctx_start(side.ctx) != DOCA_SUCCESS ||
 	    !ct_wait_events(&side, NULL, &side, CT_CONNECT, 1) || !sleep_setup() || !fp_mem_init(&mem, side.dev, POSTS * SLOT))
 		return false;
 	if (doca_comch_consumer_create(side.conn, mem.mmap, &consumer) != DOCA_SUCCESS)
 		return false;
 	fp_ctx = doca_comch_consumer_as_ctx(consumer);
-	if (doca_pe_connect_ctx(side.pe, fp_ctx) != DOCA_SUCCESS ||
+	if (doca_pe_connect_ctx(sleep_pe, fp_ctx) != DOCA_SUCCESS ||
 	    doca_comch_consumer_task_post_recv_set_conf(consumer, recv_done, recv_failed, POSTS) != DOCA_SUCCESS ||
 	    doca_comch_consumer_set_imm_data_len(consumer, 4) != DOCA_SUCCESS ||
 	    doca_ctx_start(fp_ctx) != DOCA_ERROR_IN_PROGRESS)
@@ -167,7 +185,7 @@ static bool consumer_running(void)
 	uint64_t end = ct_now_ms() + 10000;
 
 	while (fp_ctx_state() != DOCA_CTX_STATE_RUNNING && ct_now_ms() < end)
-		if (!doca_pe_progress(side.pe))
+		if (!progress_both())
 			ct_nap();
 	return fp_ctx_state() == DOCA_CTX_STATE_RUNNING;
 }
@@ -193,7 +211,7 @@ static void fp_ctx_down(void)
 	if (fp_ctx_state() != DOCA_CTX_STATE_IDLE)
 		(void)doca_ctx_stop(fp_ctx);
 	while (fp_ctx_state() != DOCA_CTX_STATE_IDLE && ct_now_ms() < end)
-		if (!doca_pe_progress(side.pe))
+		if (!progress_both())
 			ct_nap();
 	CHECK(fp_ctx_state() == DOCA_CTX_STATE_IDLE);
 }
@@ -203,9 +221,11 @@ static void consumer_down(void)
 	fp_ctx_down();
 	/* Hold the link a moment, so the withdrawal is read before the close. */
 	for (uint64_t end = ct_now_ms() + 300; ct_now_ms() < end;)
-		if (!doca_pe_progress(side.pe))
+		if (!progress_both())
 			ct_nap();
 	CHECK_OK(doca_comch_consumer_destroy(consumer));
+	if (own_pe != NULL)
+		CHECK_OK(doca_pe_destroy(own_pe));
 	fp_mem_fini(&mem);
 	ct_teardown(&side, NULL);
 }
@@ -217,9 +237,9 @@ static bool consumer_done(void)
 	return failed != 0 || (want != 0 && received >= want);
 }
 
-static int run_consumer(const char *name, uint32_t count, bool never)
+static int run_consumer(const char *name, uint32_t count, bool never, bool own)
 {
-	if (!consumer_up(name) || !consumer_running()) {
+	if (!consumer_up(name, own) || !consumer_running()) {
 		printf("failed: consumer did not start\n");
 		return 2;
 	}
@@ -421,7 +441,7 @@ static int run_producer(const char *name, uint32_t count, bool never)
 int main(int argc, char **argv)
 {
 	uint32_t count;
-	bool never;
+	bool never, own;
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: fp_pair consumer|producer|both NAME COUNT [never]\n");
@@ -430,8 +450,9 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	count = (uint32_t)strtoul(argv[3], NULL, 10);
 	never = argc > 4 && strcmp(argv[4], "never") == 0;
+	own = argc > 4 && strcmp(argv[4], "own-pe") == 0;
 	if (strcmp(argv[1], "consumer") == 0)
-		return run_consumer(argv[2], count, never);
+		return run_consumer(argv[2], count, never, own);
 	if (strcmp(argv[1], "producer") == 0)
 		return run_producer(argv[2], count, never);
 	if (strcmp(argv[1], "both") == 0) {
@@ -440,7 +461,7 @@ int main(int argc, char **argv)
 
 		if (child == 0)
 			_exit(run_producer(argv[2], count, never));
-		rc = run_consumer(argv[2], count, never);
+		rc = run_consumer(argv[2], count, never, own);
 		if (rc != 0)
 			kill(child, SIGKILL);
 		if (waitpid(child, &st, 0) != child || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
