@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rdma_pipes.h"
 #include "rdma_test.h"
 
 #define MEM_LEN 16384u
@@ -588,17 +589,9 @@ static int child_server(int to_parent, int from_parent)
 
 static void two_processes_connect_write_read_and_see_each_other_go(void)
 {
-	int up[2], down[2];
-	REQUIRE(pipe(up) == 0 && pipe(down) == 0);
-	pid_t pid = fork();
+	int up[2] = {-1, -1}, down[2] = {-1, -1};
+	pid_t pid = rt_fork(child_server, &up[0], &down[1]);
 	REQUIRE(pid >= 0);
-	if (pid == 0) {
-		close(up[0]);
-		close(down[1]);
-		_exit(child_server(up[1], down[0]));
-	}
-	close(up[1]);
-	close(down[0]);
 	uint16_t port = 0;
 	uint32_t n = 0;
 	static uint8_t desc[4096];

@@ -23,6 +23,7 @@
 
 #include <doca_log.h>
 
+#include "rdma_pipes.h"
 #include "rdma_ring.h" /* white box: the hostile sender writes the ring itself */
 #include "rdma_test.h"
 #include "sd_time.h"
@@ -40,35 +41,6 @@ struct report {
 	uint32_t len;
 	uint8_t data[64];
 };
-
-/* Whole messages on a pipe. */
-static bool put_all(int fd, const void *p, size_t n)
-{
-	return write(fd, p, n) == (ssize_t)n;
-}
-
-static bool get_all(int fd, void *p, size_t n)
-{
-	for (size_t got = 0; got < n;) {
-		ssize_t r = read(fd, (uint8_t *)p + got, n - got);
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
-}
-
-static bool put_blob(int fd, const void *p, size_t n)
-{
-	uint32_t len = (uint32_t)n;
-	return put_all(fd, &len, 4) && put_all(fd, p, n);
-}
-
-static size_t get_blob(int fd, uint8_t *out, size_t cap)
-{
-	uint32_t len = 0;
-	return get_all(fd, &len, 4) && len <= cap && get_all(fd, out, len) ? len : 0;
-}
 
 /* Progress `s` until it saw `want` completions or `secs` passed. */
 static bool wait_done(struct rt_side *s, int want, double secs)
@@ -231,12 +203,9 @@ static bool pair_open(struct pair *p, uint8_t rnr, bool connect)
 
 static void pair_close(struct pair *p)
 {
-	int st = 0;
+	int st = rt_reap(p->pid, p->up, p->down);
 
-	(void)put_all(p->down, "q", 1);
-	close(p->down);
-	close(p->up);
-	if (p->pid > 0 && waitpid(p->pid, &st, 0) == p->pid)
+	if (st != -1)
 		CHECK(WIFEXITED(st) ? WEXITSTATUS(st) == 0 : WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
 	rt_stop(&p->a);
 	if (p->target != NULL)

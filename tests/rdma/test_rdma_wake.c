@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rdma_pipes.h"
 #include "rdma_test.h"
 #include "sd_time.h"
 
@@ -58,34 +59,6 @@ static bool sleep_until(struct doca_pe *pe, const int *counter, int want, double
 	}
 	close(ep);
 	return *counter >= want;
-}
-
-static bool put_all(int fd, const void *p, size_t n)
-{
-	return write(fd, p, n) == (ssize_t)n;
-}
-
-static bool get_all(int fd, void *p, size_t n)
-{
-	for (size_t got = 0; got < n;) {
-		ssize_t r = read(fd, (uint8_t *)p + got, n - got);
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
-}
-
-static bool put_blob(int fd, const void *p, size_t n)
-{
-	uint32_t len = (uint32_t)n;
-	return put_all(fd, &len, 4) && put_all(fd, p, n);
-}
-
-static size_t get_blob(int fd, uint8_t *out, size_t cap)
-{
-	uint32_t len = 0;
-	return get_all(fd, &len, 4) && len <= cap && get_all(fd, out, len) ? len : 0;
 }
 
 /* Busy progress (the peer is no sleeper) until `want` completions or `secs`. */
@@ -178,22 +151,10 @@ struct pair {
 
 static bool pair_open(struct pair *p, uint8_t rnr)
 {
-	int up[2], down[2];
 	uint8_t blob[256];
 
 	memset(p, 0, sizeof(*p));
-	if (pipe(up) != 0 || pipe(down) != 0)
-		return false;
-	p->pid = fork();
-	if (p->pid == 0) {
-		close(up[0]);
-		close(down[1]);
-		_exit(peer(up[1], down[0]));
-	}
-	close(up[1]);
-	close(down[0]);
-	p->up = up[0];
-	p->down = down[1];
+	p->pid = rt_fork(peer, &p->up, &p->down);
 	if (p->pid < 0 || !rt_configure(&p->a, RT_HOST_PCI, PERMS) ||
 	    doca_rdma_set_rnr_retry_count(p->a.rdma, rnr) != DOCA_SUCCESS || !rt_start_and_export(&p->a) ||
 	    !put_blob(p->down, p->a.blob, p->a.blob_len))
@@ -205,13 +166,9 @@ static bool pair_open(struct pair *p, uint8_t rnr)
 
 static void pair_close(struct pair *p)
 {
-	int st = 0;
+	int st = rt_reap(p->pid, p->up, p->down);
 
-	(void)put_all(p->down, "q", 1);
-	close(p->down);
-	close(p->up);
-	if (p->pid > 0 && waitpid(p->pid, &st, 0) == p->pid)
-		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	rt_stop(&p->a);
 	if (p->m != NULL)
 		doca_mmap_destroy(p->m);
@@ -422,34 +379,26 @@ static uint16_t listen_somewhere(struct cm_side *s)
 static void connection_manager_events_wake_a_sleeping_server_and_client(void)
 {
 	struct cm_side srv;
-	int up[2], down[2], wakes = 0, st = 0;
+	int up = -1, down = -1, wakes = 0, st = 0;
+	pid_t pid = rt_fork(cm_client, &up, &down);
 
-	REQUIRE(pipe(up) == 0 && pipe(down) == 0);
-	pid_t pid = fork();
 	REQUIRE(pid >= 0);
-	if (pid == 0) {
-		close(up[0]);
-		close(down[1]);
-		_exit(cm_client(up[1], down[0]));
-	}
-	close(up[1]);
-	close(down[0]);
 	REQUIRE(cm_configure(&srv, RT_DPU_PCI));
 	uint16_t port = listen_somewhere(&srv);
-	REQUIRE(port != 0 && put_all(down[1], &port, 2));
+	REQUIRE(port != 0 && put_all(down, &port, 2));
 	/* Request (accepted in its callback), then established: both reach a server asleep on its handle. */
 	CHECK(sleep_until(srv.rt.pe, &srv.established, 1, SLEEP_LIMIT_S, &wakes));
 	CHECK(srv.requests == 1);
-	REQUIRE(put_all(down[1], "g", 1));
+	REQUIRE(put_all(down, "g", 1));
 	CHECK(sleep_until(srv.rt.pe, &srv.disconnects, 1, SLEEP_LIMIT_S, &wakes));
 	CHECK(wakes >= 2 && wakes <= MAX_WAKES);
 	char k = 0;
-	CHECK(get_all(up[0], &k, 1) && k == 'k');
+	CHECK(get_all(up, &k, 1) && k == 'k');
 	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0);
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
 		fprintf(stderr, "the client process ended with status %d\n", st);
-	close(up[0]);
-	close(down[1]);
+	close(up);
+	close(down);
 	rt_stop(&srv.rt);
 	rt_destroy(&srv.rt);
 }
