@@ -254,9 +254,11 @@ static void sd_wake_ask_peers(struct doca_rdma *rdma)
 
 bool sd_rdma_wake_arm(struct doca_rdma *rdma)
 {
-	struct sd_rdma_wake *w = sd_wake_get(rdma);
+	struct sd_rdma_wake *w = rdma->conns != NULL || rdma->cm != NULL ? sd_wake_get(rdma) : NULL;
 	uint64_t at = 0;
 
+	if (rdma->conns == NULL && rdma->cm == NULL)
+		return false; /* no peer, socket or deadline can have news: the framework's own wake-ups suffice */
 	if (w == NULL)
 		return false;
 	sd_wake_ask_peers(rdma);
