@@ -62,7 +62,7 @@ static void fuzz_fix_checksum(uint8_t *buf, size_t len)
 {
 	uint64_t sum;
 
-	if (len != SD_SE_DESC_LEN)
+	if (len < SD_SE_DESC_LEN)
 		return;
 	sum = sd_xp_desc_checksum(buf, SD_SE_DESC_LEN - 8);
 	for (int i = 0; i < 8; i++)
@@ -94,7 +94,7 @@ static void fuzz_import(const uint8_t *desc, size_t len, bool net)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint8_t buf[512];
+	uint8_t buf[SD_SE_DESC_MAX_LEN + 64];
 	bool net;
 	size_t len;
 
@@ -102,7 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	net = (data[0] & 0x80) != 0;
 	len = size - 1 < sizeof(buf) ? size - 1 : sizeof(buf);
-	switch ((data[0] & 0x7f) % 3) {
+	switch ((data[0] & 0x7f) % 4) {
 	case 0:
 		fuzz_import(data + 1, size - 1, net);
 		break;
@@ -111,12 +111,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_fix_checksum(buf, len);
 		fuzz_import(buf, len, net);
 		break;
-	default:
+	case 2:
 		memcpy(buf, fuzz_live, sizeof(fuzz_live));
 		for (size_t i = 1; i + 1 < size; i += 2)
 			buf[data[i] % SD_SE_DESC_LEN] = data[i + 1];
 		fuzz_fix_checksum(buf, SD_SE_DESC_LEN);
 		fuzz_import(buf, SD_SE_DESC_LEN, net);
+		break;
+	default:
+		/* Version 2: the live descriptor, then a length and a network part taken from the input. */
+		len = size - 1 < SD_SE_DESC_NET_TAIL_MAX + 8 ? size - 1 : SD_SE_DESC_NET_TAIL_MAX + 8;
+		memcpy(buf, fuzz_live, sizeof(fuzz_live));
+		buf[4] = SD_SE_DESC_VERSION_NET;
+		buf[5] = 0;
+		memcpy(buf + SD_SE_DESC_LEN, data + 1, len);
+		fuzz_fix_checksum(buf, SD_SE_DESC_LEN);
+		fuzz_import(buf, SD_SE_DESC_LEN + len, true);
 		break;
 	}
 	return 0;
