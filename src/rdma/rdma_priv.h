@@ -99,6 +99,7 @@ struct doca_rdma_connection {
 	void *presence;  /* this end's published record (rdma_peer.c), NULL when not offered */
 	uint8_t presence_rec[SD_PRESENCE_REC_LEN] __attribute__((aligned(8)));
 	int peer_wake_fd1; /* the peer's wake pipe opened here, plus one; 0: not yet, -1: cannot (rdma_wake.c) */
+	int peer_pidfd1;   /* a pidfd of the peer's process, watched while we sleep, plus one; 0: none, -1: cannot */
 };
 
 struct doca_rdma_addr {

@@ -29,6 +29,7 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
 
@@ -36,7 +37,7 @@
 #include "rdma_wake.h"
 #include "sd_log.h"
 
-enum { SD_WAKE_TAG_PIPE = 1, SD_WAKE_TAG_TIMER, SD_WAKE_TAG_CM };
+enum { SD_WAKE_TAG_PIPE = 1, SD_WAKE_TAG_TIMER, SD_WAKE_TAG_CM, SD_WAKE_TAG_PEER };
 
 /* The timer rings this long after a deadline, so the look it causes finds the deadline passed. */
 #define SD_WAKE_SLACK_NS 1000000ull
@@ -52,6 +53,7 @@ struct sd_rdma_wake {
 	bool cm_in_set;          /* the CM's epoll set was added to ours (one-shot) */
 	atomic_bool cm_fired;    /* its one-shot watch fired and waits to be re-armed */
 	atomic_bool timer_fired; /* the timer rang since it was last set */
+	atomic_bool peer_fired;  /* a peer's pidfd (one-shot) fired: the watched ones are re-armed at the next arming */
 	atomic_bool quit;
 	uint64_t timer_at;       /* the deadline the timer is set for; 0: none */
 };
@@ -137,6 +139,8 @@ static void *sd_wake_watch(void *arg)
 			else if (evs[i].data.u32 == SD_WAKE_TAG_TIMER) {
 				sd_wake_drain(w->timer_fd);
 				atomic_store(&w->timer_fired, true);
+			} else if (evs[i].data.u32 == SD_WAKE_TAG_PEER) {
+				atomic_store(&w->peer_fired, true);
 			} else {
 				atomic_store(&w->cm_fired, true);
 			}
@@ -238,6 +242,35 @@ static bool sd_wake_scan_messages(struct doca_rdma *rdma, uint64_t *at)
 	return false;
 }
 
+/*
+ * A peer of another process that dies writes nothing: watch its process
+ * (a pidfd becomes readable when the process exits), one-shot, so that a
+ * sleeper learns of the death as soon as the liveness check can see it.
+ * Opened once per connection, after which the ring lock confirms that the
+ * pid is still the peer's (not a reused one).
+ */
+static void sd_wake_watch_peer(struct sd_rdma_wake *w, struct doca_rdma_connection *c, bool rearm)
+{
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT, .data.u32 = SD_WAKE_TAG_PEER};
+
+	if (c->peer_pidfd1 < 0 || c->outbox.ring == NULL || c->remote.pid == c->self.pid || !sd_rdma_conn_usable(c))
+		return;
+	if (c->peer_pidfd1 > 0) {
+		if (rearm)
+			(void)epoll_ctl(w->epfd, EPOLL_CTL_MOD, c->peer_pidfd1 - 1, &ev);
+		return;
+	}
+	int fd = (int)syscall(SYS_pidfd_open, (pid_t)c->remote.pid, 0);
+	if (fd < 0 || !sd_rdma_ring_owner_alive(&c->outbox, c->remote.pid) ||
+	    epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
+		if (fd >= 0)
+			close(fd);
+		c->peer_pidfd1 = -1; /* not again for this connection: the 10 ms liveness check remains */
+		return;
+	}
+	c->peer_pidfd1 = fd + 1;
+}
+
 /* Ask the peers of other processes to wake us: for their messages (our inboxes) and verdicts (our outboxes). */
 static void sd_wake_ask_peers(struct doca_rdma *rdma)
 {
@@ -266,6 +299,9 @@ bool sd_rdma_wake_arm(struct doca_rdma *rdma)
 		return true;
 	if (!sd_wake_start(w, rdma))
 		return false;
+	bool rearm = atomic_exchange(&w->peer_fired, false);
+	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next)
+		sd_wake_watch_peer(w, c, rearm);
 	sd_wake_watch_cm(w, rdma->cm);
 	sd_wake_timer(w, sd_wake_earlier(at, sd_wake_cm_deadline(rdma->cm)));
 	return false;
@@ -319,7 +355,10 @@ void sd_rdma_wake_conn_close(struct doca_rdma_connection *conn)
 {
 	if (conn->peer_wake_fd1 > 0)
 		close(conn->peer_wake_fd1 - 1);
+	if (conn->peer_pidfd1 > 0)
+		close(conn->peer_pidfd1 - 1); /* closing it takes it out of the watcher's set */
 	conn->peer_wake_fd1 = 0;
+	conn->peer_pidfd1 = 0;
 }
 
 void sd_rdma_wake_release(struct doca_rdma *rdma)

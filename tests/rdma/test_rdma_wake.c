@@ -3,8 +3,8 @@
  * notification handle (doca_pe_request_notification, then epoll_wait on
  * the handle, no doca_pe_progress meanwhile) is woken by what happens to
  * its RDMA context in another process: a message arriving, its own
- * message being taken, the RNR budget running out, the peer stopping, and
- * the connection manager's request, established, disconnect and failure.
+ * message being taken, the RNR budget running out, the peer stopping or
+ * dying, and the connection manager's request, established, disconnect and failure.
  *
  * The sleeper progresses only after its handle became readable, and each
  * case fails when the handle stays quiet past a generous timeout.  The
@@ -130,6 +130,8 @@ static int peer(int up, int down)
 		return 11;
 	while (get_all(down, &cmd, 1) && cmd != 'q') {
 		usleep(PEER_DELAY_US);
+		if (cmd == 'k')
+			raise(SIGKILL); /* dies without a word */
 		bool ok = cmd == 's' ? peer_send(&s, m) : cmd == 'r' ? peer_receive(&s, m) : (rt_stop(&s), true);
 		if (!put_all(up, ok ? "k" : "f", 1))
 			return 12;
@@ -164,15 +166,21 @@ static bool pair_open(struct pair *p, uint8_t rnr)
 	return n != 0 && p->m != NULL && doca_rdma_connect(p->a.rdma, blob, n, p->a.conn) == DOCA_SUCCESS;
 }
 
-static void pair_close(struct pair *p)
+/* Reap the peer (which exits 0, or was killed when `killed`) and tear this side down. */
+static void pair_close_as(struct pair *p, bool killed)
 {
 	int st = rt_reap(p->pid, p->up, p->down);
 
-	CHECK(st != -1 && WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	CHECK(st != -1 && (killed ? WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL : WIFEXITED(st) && WEXITSTATUS(st) == 0));
 	rt_stop(&p->a);
 	if (p->m != NULL)
 		doca_mmap_destroy(p->m);
 	rt_destroy(&p->a);
+}
+
+static void pair_close(struct pair *p)
+{
+	pair_close_as(p, false);
 }
 
 static char peer_answer(struct pair *p)
@@ -275,6 +283,24 @@ static void the_peer_stopping_wakes_a_sleeping_sender_before_the_rnr_budget(void
 	CHECK(peer_answer(&p) == 'k');
 	free_send(t);
 	pair_close(&p);
+}
+
+static void the_peer_dying_wakes_a_sleeping_sender_before_the_rnr_budget(void)
+{
+	struct pair p;
+	int wakes = 0;
+
+	REQUIRE(pair_open(&p, 7)); /* 2 s of RNR budget */
+	double t0 = sd_time_now_s();
+	struct doca_task *t = submit_send(&p);
+	REQUIRE(t != NULL);
+	REQUIRE(put_all(p.down, "k", 1)); /* killed, no word said: its process ending is what wakes us */
+	CHECK(sleep_until(p.a.pe, &p.a.done, 1, SLEEP_LIMIT_S, &wakes));
+	CHECK(p.a.status == DOCA_ERROR_NOT_CONNECTED);
+	CHECK(sd_time_now_s() - t0 < 1.8);
+	CHECK(wakes >= 1 && wakes <= MAX_WAKES);
+	free_send(t);
+	pair_close_as(&p, true);
 }
 
 /* ---- connection manager ---- */
@@ -436,6 +462,7 @@ int main(void)
 	SD_RUN(a_sleeping_sender_is_woken_when_the_other_process_takes_its_message);
 	SD_RUN(the_rnr_budget_running_out_wakes_a_sleeping_sender);
 	SD_RUN(the_peer_stopping_wakes_a_sleeping_sender_before_the_rnr_budget);
+	SD_RUN(the_peer_dying_wakes_a_sleeping_sender_before_the_rnr_budget);
 	SD_RUN(connection_manager_events_wake_a_sleeping_server_and_client);
 	SD_RUN(a_silent_server_fails_a_sleeping_client_at_the_request_timeout);
 	return sd_test_done();
