@@ -28,6 +28,7 @@
 #include <doca_rdma.h>
 
 #include "bench_common.h"
+#include "rdma_pipes.h" /* the tests' pipe helpers: whole writes and reads */
 
 #define PERMS (DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE)
 
@@ -47,6 +48,7 @@ struct side {
 };
 
 static struct side me;
+static uint32_t rounds = 5000;
 static bool stopping; /* the context stops: the posted receive comes back flushed */
 
 static double now_ns(void)
@@ -171,24 +173,8 @@ static void send_one(void)
 		die("submitting the send");
 }
 
-static bool put(int fd, const void *p, size_t n)
-{
-	return write(fd, p, n) == (ssize_t)n;
-}
-
-static bool get(int fd, void *p, size_t n)
-{
-	for (size_t got = 0; got < n;) {
-		ssize_t r = read(fd, (uint8_t *)p + got, n - got);
-		if (r <= 0)
-			return false;
-		got += (size_t)r;
-	}
-	return true;
-}
-
 /* The forked side: echo every RDMA message, then every pipe byte. */
-static int echo(int up, int down, uint32_t rounds)
+static int echo(int up, int down)
 {
 	const void *blob;
 	size_t len;
@@ -197,10 +183,10 @@ static int echo(int up, int down, uint32_t rounds)
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	setup("0000:03:00.0", &blob, &len);
-	if (!get(down, &n, 4) || n > sizeof(peer) || !get(down, peer, n) || !put(up, &len, 4) || !put(up, blob, len))
+	if (!get_all(down, &n, 4) || n > sizeof(peer) || !get_all(down, peer, n) || !put_blob(up, blob, len))
 		return 2;
 	join(peer, n);
-	if (!put(up, "k", 1))
+	if (!put_all(up, "k", 1))
 		return 3;
 	for (uint32_t i = 1; i <= rounds; i++) {
 		sleep_until(i, i - 1); /* the message, and our previous answer taken */
@@ -208,9 +194,9 @@ static int echo(int up, int down, uint32_t rounds)
 	}
 	sleep_until(rounds, rounds);
 	for (uint32_t i = 0; i < rounds; i++)
-		if (!get(down, &byte, 1) || !put(up, &byte, 1))
+		if (!get_all(down, &byte, 1) || !put_all(up, &byte, 1))
 			return 4;
-	if (!get(down, &byte, 1)) /* the parent's word that it is done with the connection */
+	if (!get_all(down, &byte, 1)) /* the parent's word that it is done with the connection */
 		return 5;
 	teardown();
 	return 0;
@@ -238,26 +224,24 @@ static double report(const char *what, double *v, uint32_t n)
 
 int main(int argc, char **argv)
 {
-	uint32_t rounds = argc > 1 ? (uint32_t)strtoul(argv[1], NULL, 10) : 5000;
-	int up[2], down[2], st = 0;
+	int up = -1, down = -1, st = 0;
 	const void *blob;
-	size_t len;
-	uint32_t n = 0;
+	size_t len, n;
 	uint8_t peer[256], byte = 1;
 	char k;
 
-	if (rounds == 0 || pipe(up) != 0 || pipe(down) != 0)
+	if (argc > 1)
+		rounds = (uint32_t)strtoul(argv[1], NULL, 10);
+	if (rounds == 0)
 		return 2;
 	double *rdma = calloc(rounds, sizeof(double)), *pipe_rt = calloc(rounds, sizeof(double));
-	pid_t pid = fork();
-	if (pid == 0)
-		_exit(echo(up[1], down[0], rounds));
+	pid_t pid = rt_fork(echo, &up, &down);
 	setup("0000:b1:00.0", &blob, &len);
-	if (rdma == NULL || pipe_rt == NULL || pid < 0 || !put(down[1], &len, 4) || !put(down[1], blob, len) ||
-	    !get(up[0], &n, 4) || n > sizeof(peer) || !get(up[0], peer, n))
+	if (rdma == NULL || pipe_rt == NULL || pid < 0 || !put_blob(down, blob, len) ||
+	    (n = get_blob(up, peer, sizeof(peer))) == 0)
 		die("exchanging the blobs");
 	join(peer, n);
-	if (!get(up[0], &k, 1))
+	if (!get_all(up, &k, 1))
 		die("the peer's start");
 	for (uint32_t i = 0; i < rounds; i++) {
 		double t0 = now_ns();
@@ -267,13 +251,15 @@ int main(int argc, char **argv)
 	}
 	for (uint32_t i = 0; i < rounds; i++) {
 		double t0 = now_ns();
-		if (!put(down[1], &byte, 1) || !get(up[0], &byte, 1))
+		if (!put_all(down, &byte, 1) || !get_all(up, &byte, 1))
 			die("the pipe ping-pong");
 		pipe_rt[i] = now_ns() - t0;
 	}
 	teardown();
-	if (!put(down[1], &byte, 1) || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
-		die("the echoing process");
+	if (!put_all(down, &byte, 1) || waitpid(pid, &st, 0) != pid || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		fprintf(stderr, "rdma_wake_bench: the echoing process ended with wait status %d\n", st);
+		return 1;
+	}
 	printf("%u round trips between two processes, both sides asleep between messages\n", rounds);
 	double r = report("RDMA send/receive, epoll on the PE handle", rdma, rounds);
 	double p = report("pipe ping-pong, blocking read (floor)", pipe_rt, rounds);

@@ -14,7 +14,9 @@
  * sleeps; nothing on the hot path of a polling program.
  *
  * The number comes from the peer: the producer opens it only when it is a
- * FIFO, checked before and after the open.
+ * FIFO, checked before and after the open, and read-write, so that it holds
+ * a reader of its own: a consumer that closed its end never raises SIGPIPE
+ * in the producer's program.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -130,7 +132,7 @@ bool sd_fp_wake_poke(uint32_t pid, uint32_t word)
 		return false;
 	snprintf(path, sizeof(path), "/proc/%u/fd/%u", pid, word - 2u);
 	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
-		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC); /* a reader of our own: never SIGPIPE */
 	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISFIFO(st.st_mode))
 		ok = write(fd, &one, 1) == 1 || errno == EAGAIN; /* a full pipe is readable already */
 	if (fd >= 0)

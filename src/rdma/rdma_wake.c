@@ -322,9 +322,13 @@ static int sd_wake_peer_fd(struct doca_rdma_connection *conn)
 	if (named <= 0)
 		return -1;
 	snprintf(path, sizeof(path), "/proc/%u/fd/%d", conn->remote.pid, (int)(named - 1));
-	/* The number comes from the peer: open it only when it is a pipe, and check again what was opened. */
+	/*
+	 * The number comes from the peer: open it only when it is a pipe, and check again what was
+	 * opened.  Read-write, so that this side holds a reader too: a peer that closed its end (it
+	 * stopped or died) then costs EAGAIN once the pipe is full, never a SIGPIPE in this program.
+	 */
 	if (stat(path, &st) == 0 && S_ISFIFO(st.st_mode))
-		fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+		fd = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC); /* a reader of our own: never SIGPIPE */
 	if (fd >= 0 && (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode))) {
 		close(fd);
 		fd = -1;

@@ -267,40 +267,40 @@ static void the_rnr_budget_running_out_wakes_a_sleeping_sender(void)
 	pair_close(&p);
 }
 
-static void the_peer_stopping_wakes_a_sleeping_sender_before_the_rnr_budget(void)
+/*
+ * A send waits with 2 s of RNR budget while the peer ends: told to stop its
+ * context ('x', which it confirms) or killed without a word ('k').  The
+ * sleeper must be woken with NOT_CONNECTED well before the budget runs out.
+ */
+static void a_peer_ending_wakes_a_sleeping_sender(char how)
 {
 	struct pair p;
 	int wakes = 0;
 
-	REQUIRE(pair_open(&p, 7)); /* 2 s of RNR budget */
+	REQUIRE(pair_open(&p, 7));
 	double t0 = sd_time_now_s();
 	struct doca_task *t = submit_send(&p);
 	REQUIRE(t != NULL);
-	REQUIRE(put_all(p.down, "x", 1));
-	CHECK(sleep_until(p.a.pe, &p.a.done, 1, SLEEP_LIMIT_S, &wakes));
-	CHECK(p.a.status == DOCA_ERROR_NOT_CONNECTED);
-	CHECK(sd_time_now_s() - t0 < 1.8);
-	CHECK(peer_answer(&p) == 'k');
-	free_send(t);
-	pair_close(&p);
-}
-
-static void the_peer_dying_wakes_a_sleeping_sender_before_the_rnr_budget(void)
-{
-	struct pair p;
-	int wakes = 0;
-
-	REQUIRE(pair_open(&p, 7)); /* 2 s of RNR budget */
-	double t0 = sd_time_now_s();
-	struct doca_task *t = submit_send(&p);
-	REQUIRE(t != NULL);
-	REQUIRE(put_all(p.down, "k", 1)); /* killed, no word said: its process ending is what wakes us */
+	REQUIRE(put_all(p.down, &how, 1));
 	CHECK(sleep_until(p.a.pe, &p.a.done, 1, SLEEP_LIMIT_S, &wakes));
 	CHECK(p.a.status == DOCA_ERROR_NOT_CONNECTED);
 	CHECK(sd_time_now_s() - t0 < 1.8);
 	CHECK(wakes >= 1 && wakes <= MAX_WAKES);
+	if (how == 'x')
+		CHECK(peer_answer(&p) == 'k');
 	free_send(t);
-	pair_close_as(&p, true);
+	pair_close_as(&p, how == 'k');
+}
+
+static void the_peer_stopping_wakes_a_sleeping_sender_before_the_rnr_budget(void)
+{
+	a_peer_ending_wakes_a_sleeping_sender('x');
+}
+
+/* Killed, no word said: its process ending is what wakes us. */
+static void the_peer_dying_wakes_a_sleeping_sender_before_the_rnr_budget(void)
+{
+	a_peer_ending_wakes_a_sleeping_sender('k');
 }
 
 /* ---- connection manager ---- */
