@@ -113,6 +113,7 @@ struct doca_sync_event {
 	pthread_t watcher;
 	bool watcher_on;
 	_Atomic bool watcher_stop;
+	uint32_t watch_from; /* the update count when the watcher was started */
 };
 
 struct doca_sync_event_remote_net {
