@@ -115,6 +115,7 @@ struct doca_mmap {
 	/* Additions of the cross-process layer (src/common/xproc). */
 	void *xproc_export;          /* export state while started and exported, else NULL */
 	uint32_t xproc_generation;   /* exports made over the map's life (one per started period) */
+	void *xproc_reexport;        /* import from a PCI descriptor: what an RDMA re-export needs */
 	/* Additions of the engines (set at start when a GPU device is listed). */
 	uint8_t mem_kind;            /* enum sd_mem_kind: SD_MEM_GPU for GPU memory */
 	const struct sd_engine_async *mem_engine; /* engine holding mem_reg, or NULL */

@@ -33,6 +33,14 @@ doca_error_t sd_xproc_export_pci(const char *func, struct doca_mmap *mmap, const
 doca_error_t sd_xproc_export_rdma(const char *func, struct doca_mmap *mmap, const struct sd_device *node,
 				  const void **desc, size_t *desc_len);
 
+/*
+ * The RDMA descriptor of `mmap`, which was imported from a PCI descriptor:
+ * the original exporter's memory and rights under the RDMA kind, made for
+ * device `node` (xproc_reexport.c).  Valid until the import is destroyed.
+ */
+doca_error_t sd_xproc_reexport_rdma(const char *func, struct doca_mmap *mmap, const struct sd_device *node,
+				    const void **desc, size_t *desc_len);
+
 /* The mmap stops or is destroyed: every importer is cut off, every descriptor freed. */
 void sd_xproc_export_revoke(struct doca_mmap *mmap);
 

@@ -32,8 +32,12 @@ static uint32_t msg_len(uint32_t seq)
 
 /* ---- the producer process ---- */
 
-/* Connect, wait for the consumer, send `count` messages (all when 0: until killed). */
-static int child_producer(const char *name, uint32_t count)
+/*
+ * Connect, wait for the consumer, send `count` messages.  Then, with
+ * `linger`, keep the link up and idle until killed; otherwise wait for the
+ * consumer to expire and exit.
+ */
+static int child_producer(const char *name, uint32_t count, bool linger)
 {
 	uint32_t cid;
 
@@ -52,7 +56,7 @@ static int child_producer(const char *name, uint32_t count)
 	cid = fp_cli_events.new_ids[0];
 	if (!fp_mem_init(&pmem, cli.dev, SLOT) || !fp_producer_setup(&prod, cli.conn, 4))
 		return 5;
-	for (uint32_t seq = 0; count == 0 || seq < count; seq++) {
+	for (uint32_t seq = 0; seq < count; seq++) {
 		uint32_t len = msg_len(seq % MSGS);
 		struct doca_comch_producer_task_send *t;
 
@@ -66,6 +70,9 @@ static int child_producer(const char *name, uint32_t count)
 		if (t == NULL || fp_submit_retry(t, NULL, &cli, 10000) != DOCA_SUCCESS)
 			return 7;
 	}
+	while (linger) /* the parent kills this process while its link is idle */
+		if (!ct_progress(&cli) && !doca_pe_progress(prod.pe))
+			ct_nap();
 	if (!FP_RUN_UNTIL(prod.n == (int)count && fp_cli_events.n_expired == 1, (struct ct_side *)NULL, &cli, &prod,
 			  (struct fp_end *)NULL))
 		return 8;
@@ -77,12 +84,12 @@ static int child_producer(const char *name, uint32_t count)
 	return sd_test_case_failed ? 1 : 0;
 }
 
-static pid_t spawn_producer(const char *name, uint32_t count)
+static pid_t spawn_producer(const char *name, uint32_t count, bool linger)
 {
 	pid_t pid = fork();
 
 	if (pid == 0)
-		_exit(child_producer(name, count));
+		_exit(child_producer(name, count, linger));
 	return pid;
 }
 
@@ -140,7 +147,7 @@ static void consumer_side_down(void)
 static void messages_cross_processes_intact_and_in_order(void)
 {
 	const char *name = ct_name("fp-peers");
-	pid_t child = spawn_producer(name, MSGS);
+	pid_t child = spawn_producer(name, MSGS, false);
 	int seen = 0;
 
 	REQUIRE(child > 0);
@@ -164,12 +171,18 @@ static void messages_cross_processes_intact_and_in_order(void)
 static void a_producer_killed_mid_stream_fails_the_posted_receives(void)
 {
 	const char *name = ct_name("fp-kill");
-	pid_t child = spawn_producer(name, 0);
+	pid_t child = spawn_producer(name, 3, true);
 
 	REQUIRE(child > 0);
 	REQUIRE(consumer_side(name, 4));
-	/* Let a few messages through, keep the receives posted, then kill the producer. */
-	CHECK(FP_RUN_UNTIL(cons.n >= 2, &srv, (struct ct_side *)NULL, &cons, (struct fp_end *)NULL));
+	/*
+	 * Let three messages through and post their buffers again, so that all
+	 * four receives are posted and none can be filled (the producer sends
+	 * nothing more): then kill the producer.  A receive the producer filled
+	 * before dying would rightly succeed, so the stream is bounded.
+	 */
+	CHECK(FP_RUN_UNTIL(cons.n >= 3, &srv, (struct ct_side *)NULL, &cons, (struct fp_end *)NULL));
+	CHECK(cons.n == 3 && cons.n_ok == 3);
 	for (int i = 0; i < cons.n; i++)
 		CHECK_OK(fp_post(&cons, &cmem, (size_t)(cons.done[i].data - cmem.mem), SLOT));
 	kill(child, SIGKILL);

@@ -6,6 +6,7 @@
  */
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -303,6 +304,58 @@ static void a_sleeping_pe_wakes_when_a_wait_task_matches(void)
 	se_stop_ctx(ev, pe);
 }
 
+/* Spins until the main thread has armed its PE, then updates at once. */
+struct se_racer {
+	struct doca_sync_event *ev;
+	atomic_int go;
+};
+
+static void *se_add_when_armed(void *arg)
+{
+	struct se_racer *r = arg;
+
+	while (atomic_load(&r->go) == 0)
+		;
+	(void)doca_sync_event_update_add(r->ev, 1, NULL);
+	return NULL;
+}
+
+/*
+ * The first arm of a context starts the thread that watches the value for
+ * a sleeping PE.  An update landing while that thread is still starting
+ * must wake the PE all the same: each round starts a fresh context, arms
+ * it, and updates from another thread right away.
+ */
+static void an_update_racing_the_first_arm_still_wakes_the_pe(void)
+{
+	for (int round = 0; round < 40 && !sd_test_case_failed; round++) {
+		struct se_racer r = {.ev = NULL, .go = 0};
+		struct doca_pe *pe = NULL;
+		struct doca_sync_event_task_wait_eq *weq;
+		union doca_data ud = {.u64 = 0};
+		doca_notification_handle_t fd;
+		struct pollfd pfd;
+		pthread_t th;
+
+		REQUIRE(doca_sync_event_create(&r.ev) == DOCA_SUCCESS);
+		REQUIRE(se_start_ctx(r.ev, &pe) == DOCA_SUCCESS);
+		se_log = (struct se_log){0};
+		CHECK_OK(doca_pe_get_notification_handle(pe, &fd));
+		CHECK_OK(doca_sync_event_task_wait_eq_alloc_init(r.ev, 1, UINT64_MAX, ud, &weq));
+		CHECK_OK(doca_task_submit(doca_sync_event_task_wait_eq_as_doca_task(weq)));
+		REQUIRE(pthread_create(&th, NULL, se_add_when_armed, &r) == 0);
+		CHECK_OK(doca_pe_request_notification(pe));
+		atomic_store(&r.go, 1);
+		pfd = (struct pollfd){.fd = fd, .events = POLLIN};
+		CHECK(poll(&pfd, 1, 5000) == 1);
+		pthread_join(th, NULL);
+		CHECK_OK(doca_pe_clear_notification(pe, fd));
+		CHECK(se_progress_one(pe, 5));
+		CHECK_EQ_U64(se_log.ok, 1);
+		se_stop_ctx(r.ev, pe);
+	}
+}
+
 static void exports_need_a_started_event_with_a_remote_location(void)
 {
 	struct doca_dev *dev = sd_test_open_first_dev(sd_test_any_dev, NULL);
@@ -421,6 +474,7 @@ int main(void)
 	SD_RUN(task_rules_fail_the_task_with_the_rules_error);
 	SD_RUN(a_stop_flushes_waiting_tasks);
 	SD_RUN(a_sleeping_pe_wakes_when_a_wait_task_matches);
+	SD_RUN(an_update_racing_the_first_arm_still_wakes_the_pe);
 	SD_RUN(exports_need_a_started_event_with_a_remote_location);
 	SD_RUN(remote_net_apply_gets_sets_and_adds);
 	SD_RUN(dpa_and_gpu_answer_not_supported);

@@ -40,7 +40,8 @@ static doca_error_t sd_export_check(const char *func, struct doca_mmap *mmap, co
 					(void *)mmap);
 	if (mmap->from_export)
 		return SD_MEM_REJECT_AS(func, DOCA_ERROR_NOT_PERMITTED,
-					"mmap %p was created from an export and cannot be exported again",
+					"mmap %p was created from an export and cannot be exported again (only "
+					"doca_mmap_export_rdma hands memory imported over PCI on)",
 					(void *)mmap);
 	if (mmap->state != SD_MMAP_STARTED)
 		return SD_MEM_REJECT_AS(func, DOCA_ERROR_NOT_PERMITTED, "mmap %p is not started; start it first",
@@ -80,12 +81,55 @@ doca_error_t doca_mmap_export_pci(struct doca_mmap *mmap, const struct doca_dev 
 	return err;
 }
 
+/*
+ * doca_mmap_export_rdma on an mmap imported from a PCI descriptor: the DPU
+ * handing host memory on to an RDMA peer (the storage application's
+ * zero-copy path).  The rules that apply to an import, in the order of
+ * sd_export_check; the rights are those the host's mmap granted.
+ */
+static doca_error_t sd_reexport_rdma(struct doca_mmap *mmap, const struct doca_dev *dev, const void **export_desc,
+				     size_t *export_desc_len)
+{
+	const char *func = "doca_mmap_export_rdma";
+
+	if (mmap->import_kind != SD_EXPORT_PCI)
+		return SD_MEM_REJECT_AS(func, DOCA_ERROR_NOT_PERMITTED,
+					"mmap %p was created from an RDMA export and cannot be exported again; only "
+					"memory imported over PCI can be handed on to an RDMA peer",
+					(void *)mmap);
+	if (mmap->state != SD_MMAP_STARTED)
+		return SD_MEM_REJECT_AS(func, DOCA_ERROR_NOT_PERMITTED,
+					"mmap %p is an import that was stopped; export it again before "
+					"doca_mmap_stop",
+					(void *)mmap);
+	if ((mmap->access_mask & SD_ACCESS_RDMA_ANY) == 0)
+		return SD_MEM_REJECT_AS(func, DOCA_ERROR_NOT_PERMITTED,
+					"mmap %p was imported with access mask 0x%x, which grants no RDMA access; the "
+					"exporting side must add DOCA_ACCESS_FLAG_RDMA_READ, _RDMA_WRITE or _RDMA_ATOMIC "
+					"with doca_mmap_set_permissions before it exports",
+					(void *)mmap, mmap->access_mask);
+	if (dev != mmap->import_dev)
+		return SD_MEM_REJECT_AS(func, DOCA_ERROR_NOT_FOUND,
+					"dev %p is not the device mmap %p was imported with; export it again through "
+					"that device",
+					(const void *)dev, (void *)mmap);
+	if (!sd_dev_node(dev)->caps.mmap_export_rdma)
+		return SD_REJECT(DOCA_ERROR_NOT_SUPPORTED, "device %s cannot export memory for RDMA (mmap %p)",
+				 sd_dev_node(dev)->pci_addr, (void *)mmap);
+	return sd_xproc_reexport_rdma(func, mmap, sd_dev_node(dev), export_desc, export_desc_len);
+}
+
 DOCA_STABLE
 doca_error_t doca_mmap_export_rdma(struct doca_mmap *mmap, const struct doca_dev *dev, const void **export_desc,
 				   size_t *export_desc_len)
 {
-	doca_error_t err = sd_export_check(__func__, mmap, dev, export_desc, export_desc_len, SD_ACCESS_RDMA_ANY,
-					   "RDMA (RDMA_READ, RDMA_WRITE or RDMA_ATOMIC)");
+	doca_error_t err;
+
+	if (sd_mmap_valid(mmap) && mmap->from_export && dev != NULL && export_desc != NULL &&
+	    export_desc_len != NULL)
+		return sd_reexport_rdma(mmap, dev, export_desc, export_desc_len);
+	err = sd_export_check(__func__, mmap, dev, export_desc, export_desc_len, SD_ACCESS_RDMA_ANY,
+			      "RDMA (RDMA_READ, RDMA_WRITE or RDMA_ATOMIC)");
 	if (err != DOCA_SUCCESS)
 		return err;
 	if (!sd_dev_node(dev)->caps.mmap_export_rdma)

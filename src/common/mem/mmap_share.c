@@ -37,6 +37,15 @@
 
 #include <doca_mmap.h>
 
+#if defined(__has_include)
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#endif
+#endif
+#ifndef VALGRIND_MAKE_MEM_DEFINED
+#define VALGRIND_MAKE_MEM_DEFINED(addr, len) ((void)(addr), (void)(len))
+#endif
+
 #include "mem_priv.h"
 #include "mmap_register.h"
 #include "sd_log.h"
@@ -172,10 +181,20 @@ static int sd_share_prot_of(const char *perms)
 /* What a mapping in the range must be, for the range to stay the program's memory after stop. */
 typedef const char *(*sd_share_vma_rule)(const struct sd_share_vma *v, uintptr_t lo, const void *arg);
 
+/*
+ * `arg` is an address on the calling thread's stack.  That stack is refused
+ * whatever /proc says of it (a thread's stack, or the main stack under
+ * valgrind, carries no "[stack]" name): write-protecting it during the move
+ * would fault the calling thread itself, whose signal handler then has no
+ * stack to run on.
+ */
 static const char *sd_share_rule_private_anon(const struct sd_share_vma *v, uintptr_t lo, const void *arg)
 {
+	uintptr_t sp = *(const uintptr_t *)arg;
+
 	(void)lo;
-	(void)arg;
+	if (sp >= v->start && sp < v->end)
+		return "it is on the calling thread's stack";
 	if (v->perms[3] != 'p' || v->inode != 0)
 		return "it is a file or shared mapping";
 	if (v->path[0] != '\0' && strcmp(v->path, "[heap]") != 0)
@@ -239,6 +258,13 @@ static int sd_share_copy(int fd, uintptr_t lo, void *dst, size_t len, bool to_fi
 {
 	size_t done = 0;
 
+	/*
+	 * Bytes the program never wrote move too.  Under valgrind the moved
+	 * pages count as defined anyway (a file mapping), so say so before the
+	 * copy rather than have it reported as a write of undefined bytes.
+	 */
+	if (to_file)
+		VALGRIND_MAKE_MEM_DEFINED((const void *)lo, len);
 	while (done < len) {
 		long n = to_file ? syscall(SYS_pwrite64, fd, (const void *)(lo + done), len - done, (off_t)done) :
 				   syscall(SYS_pread64, fd, (uint8_t *)dst + done, len - done, (off_t)done);
@@ -414,7 +440,9 @@ static const char *sd_share_locked(uintptr_t lo, uintptr_t hi)
 		e->users++;
 		return NULL;
 	}
-	why = sd_share_walk(lo, hi, sd_share_rule_private_anon, NULL, &prot);
+	uintptr_t sp = (uintptr_t)__builtin_frame_address(0);
+
+	why = sd_share_walk(lo, hi, sd_share_rule_private_anon, &sp, &prot);
 	if (why != NULL)
 		return why;
 	if (!sd_share_handler_install())

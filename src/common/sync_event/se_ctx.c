@@ -41,11 +41,10 @@ static void *sd_se_watch(void *arg)
 {
 	struct doca_sync_event *ev = arg;
 	struct doca_pe *pe = ev->ctx.pe;
+	uint32_t seen = ev->watch_from;
+	uint64_t value = ev->watch_value_from;
 
-	for (;;) {
-		uint32_t seen = atomic_load(&ev->sync->seq);
-		uint64_t value = atomic_load(ev->value);
-
+	for (;; seen = atomic_load(&ev->sync->seq), value = atomic_load(ev->value)) {
 		if (atomic_load(&ev->watcher_stop))
 			break;
 		sd_se_sleep(ev->sync, seen, SD_SE_LIVENESS_NS);
@@ -67,6 +66,13 @@ void sd_se_watcher_start(struct doca_sync_event *ev)
 	if (ev->watcher_on)
 		return;
 	atomic_store(&ev->watcher_stop, false);
+	/*
+	 * The arming call looks at the value after this; an update between
+	 * that look and the new thread's first read of the count would wake
+	 * nobody.  Counting from here, the thread sees any such update.
+	 */
+	ev->watch_from = atomic_load(&ev->sync->seq);
+	ev->watch_value_from = atomic_load(ev->value); /* the same for updates over the network (se_net.c) */
 	sd_pe_hold(ev->ctx.pe);
 	if (pthread_create(&ev->watcher, NULL, sd_se_watch, ev) != 0) {
 		sd_pe_release(ev->ctx.pe);

@@ -116,6 +116,8 @@ struct doca_sync_event {
 	pthread_t watcher;
 	bool watcher_on;
 	_Atomic bool watcher_stop;
+	uint32_t watch_from; /* the update count when the watcher was started */
+	uint64_t watch_value_from; /* the value then: updates over the network leave the count alone (se_net.c) */
 };
 
 struct doca_sync_event_remote_net {

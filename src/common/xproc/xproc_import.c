@@ -195,8 +195,12 @@ doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const voi
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	if (sd_xp_ucx_chosen(&d))
-		return sd_xp_ucx_import(func, mmap, &d);
+	if (sd_xp_ucx_chosen(&d)) {
+		err = sd_xp_ucx_import(func, mmap, &d);
+		if (err == DOCA_SUCCESS)
+			sd_xp_reexport_keep(mmap, &d);
+		return err;
+	}
 	imp = calloc(1, sizeof(*imp));
 	if (imp == NULL) {
 		SD_LOG_ERR_AS(func, "cannot allocate the import state");
@@ -229,11 +233,13 @@ doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const voi
 	mmap->access_mask = d.access_mask;
 	mmap->remote = &sd_xp_remote_ops;
 	mmap->remote_priv = imp;
+	sd_xp_reexport_keep(mmap, &d);
 	return DOCA_SUCCESS;
 }
 
 void sd_xproc_import_close(struct doca_mmap *mmap)
 {
+	sd_xp_reexport_drop(mmap);
 	if (sd_xp_ucx_is_import(mmap)) {
 		sd_xp_ucx_import_close(mmap);
 		return;

@@ -160,6 +160,12 @@ struct sd_xp_import {
 	_Atomic uint64_t next_lock_check_ns; /* SHARED: throttle of the lock check */
 };
 
+struct doca_mmap;
+
+/* xproc_reexport.c: keep a PCI import's descriptor for doca_mmap_export_rdma; free it. */
+void sd_xp_reexport_keep(struct doca_mmap *mmap, const struct sd_xp_desc *d);
+void sd_xp_reexport_drop(struct doca_mmap *mmap);
+
 /* SOFTDOCA_XPROC_PATH (one WARNING for an unknown value, which means auto). */
 enum sd_xp_mode {
 	SD_XP_MODE_AUTO,

@@ -118,6 +118,40 @@ static void stack_memory_stays_where_it_is_and_still_starts(void)
 	CHECK_OK(doca_mmap_destroy(m));
 }
 
+/*
+ * A thread's stack carries no "[stack]" name in /proc/self/maps (nor does
+ * the main stack under valgrind): registering a buffer on it must leave it
+ * in place too, or the move would write-protect the very pages the
+ * starting thread is running on.
+ */
+static void *thread_stack_main(void *arg)
+{
+	uint8_t buf[8192];
+	struct doca_mmap *m;
+	bool *ok = arg;
+
+	fill(buf, sizeof(buf), 4);
+	m = started(buf, sizeof(buf), DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	*ok = m != NULL && !on_registration_memfd(buf) && filled(buf, sizeof(buf), 4);
+	if (m != NULL) {
+		fill(buf, sizeof(buf), 5); /* the thread keeps using its stack */
+		*ok = *ok && doca_mmap_destroy(m) == DOCA_SUCCESS && filled(buf, sizeof(buf), 5);
+	}
+	return NULL;
+}
+
+static void a_threads_stack_memory_stays_where_it_is_and_still_starts(void)
+{
+	pthread_t th;
+	bool ok = false;
+
+	capture_reset(reg_log);
+	REQUIRE(pthread_create(&th, NULL, thread_stack_main, &ok) == 0);
+	pthread_join(th, NULL);
+	CHECK(ok);
+	CHECK(capture_has(reg_log, "calling thread's stack"));
+}
+
 /* ---- a writer thread during doca_mmap_start / doca_mmap_stop ------------------ */
 
 struct writer {
@@ -259,6 +293,7 @@ int main(void)
 	SD_RUN(pci_export_right_moves_heap_memory_onto_a_memfd_and_back);
 	SD_RUN(no_pci_right_or_knob_off_leaves_the_range_private);
 	SD_RUN(stack_memory_stays_where_it_is_and_still_starts);
+	SD_RUN(a_threads_stack_memory_stays_where_it_is_and_still_starts);
 	SD_RUN(concurrent_writer_during_start_and_stop_loses_nothing);
 	SD_RUN(fork_child_gets_a_private_copy);
 	SD_RUN(unmapped_registered_range_is_reported_at_stop_and_left_alone);

@@ -1,0 +1,208 @@
+/*
+ * test_rdma_reexport.c - host memory handed on for RDMA by the DPU, the
+ * zero-copy path of NVIDIA's storage application: a child process plays
+ * the host and exports two buffers over PCI (one with RDMA rights, one
+ * without); this process plays the DPU, which imports them and exports the
+ * first again for RDMA, and the storage target, which imports that RDMA
+ * descriptor and reads and writes the host's bytes over its RDMA
+ * connection to the DPU.  The refusals around it, and the end of the
+ * host's export, are checked too.
+ */
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rdma_test.h"
+
+#define LEN 8192u
+#define HOST_RW (DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_PCI_READ_WRITE)
+#define RDMA_RW (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE)
+#define CTX_RW (DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | RDMA_RW)
+
+static uint8_t pattern(size_t i)
+{
+	return (uint8_t)(i * 13u + 1u);
+}
+
+static bool put_blob(int fd, const void *p, size_t n)
+{
+	uint32_t len = (uint32_t)n;
+
+	return write(fd, &len, 4) == 4 && write(fd, p, n) == (ssize_t)n;
+}
+
+static size_t get_blob(int fd, uint8_t *out, size_t cap)
+{
+	uint32_t len = 0;
+	size_t got = 0;
+
+	if (read(fd, &len, 4) != 4 || len > cap)
+		return 0;
+	while (got < len) {
+		ssize_t r = read(fd, out + got, len - got);
+
+		if (r <= 0)
+			return 0;
+		got += (size_t)r;
+	}
+	return len;
+}
+
+/* The host: export two buffers over PCI, wait, then check what the target wrote. */
+static int host(int to_dpu, int from_dpu)
+{
+	static uint8_t io[LEN] __attribute__((aligned(64)));
+	static uint8_t plain[LEN] __attribute__((aligned(64)));
+	struct doca_dev *dev = sd_test_open_dev_at(RT_HOST_PCI);
+	struct doca_mmap *m_io = NULL, *m_plain = NULL;
+	const void *d_io, *d_plain;
+	size_t n_io, n_plain;
+	char go = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	memset(io, 0x44, LEN);
+	if (dev == NULL || sd_fx_mmap(dev, io, LEN, HOST_RW | RDMA_RW, &m_io) != DOCA_SUCCESS ||
+	    sd_fx_mmap(dev, plain, LEN, HOST_RW, &m_plain) != DOCA_SUCCESS ||
+	    doca_mmap_export_pci(m_io, dev, &d_io, &n_io) != DOCA_SUCCESS ||
+	    doca_mmap_export_pci(m_plain, dev, &d_plain, &n_plain) != DOCA_SUCCESS)
+		return 10;
+	if (!put_blob(to_dpu, d_io, n_io) || !put_blob(to_dpu, d_plain, n_plain))
+		return 11;
+	if (read(from_dpu, &go, 1) != 1 || go != 'g')
+		return 12;
+	for (size_t i = 0; i < 256; i++)
+		if (io[i] != pattern(i))
+			return 13;
+	if (write(to_dpu, "k", 1) != 1)
+		return 14;
+	pause(); /* killed by the parent: the export ends with the process */
+	return 0;
+}
+
+/* Run one read or write task of the target to its end; its status. */
+static doca_error_t target_run(struct rt_side *t, struct doca_task *task)
+{
+	int want = t->done + 1;
+
+	if (doca_task_submit(task) != DOCA_SUCCESS || !rt_wait(t, NULL, want))
+		return DOCA_ERROR_UNEXPECTED;
+	return t->status;
+}
+
+/*
+ * Write again until the write fails, for at most 2 s: the end of an export
+ * reached through a shared mapping is noticed at the importer's next
+ * liveness check, within a few milliseconds of the death (docs/rdma.md).
+ */
+static doca_error_t write_until_refused(struct rt_side *t, struct doca_rdma_task_write *wr, struct doca_buf *rbuf,
+					void *raddr)
+{
+	doca_error_t err = DOCA_SUCCESS;
+
+	for (int i = 0; i < 1000 && err == DOCA_SUCCESS; i++) {
+		if (i > 0)
+			usleep(2000);
+		if (doca_buf_set_data(rbuf, raddr, 0) != DOCA_SUCCESS)
+			return DOCA_ERROR_UNEXPECTED;
+		err = target_run(t, doca_rdma_task_write_as_task(wr));
+	}
+	return err;
+}
+
+static void memory_imported_over_pci_is_handed_on_for_rdma(void)
+{
+	static uint8_t local[LEN] __attribute__((aligned(64)));
+	uint8_t d_io[512], d_plain[512];
+	int up[2], down[2];
+	struct rt_side t, d; /* the storage target and the DPU */
+	struct doca_mmap *pm = NULL, *pm_plain = NULL, *rm = NULL, *lm;
+	struct doca_buf *rbuf = NULL, *lbuf = NULL;
+	struct doca_rdma_task_read *rd = NULL;
+	struct doca_rdma_task_write *wr = NULL;
+	union doca_data ud = {.u64 = 0};
+	const void *rdesc, *again, *ignored;
+	size_t rlen, alen, ilen, n_io, n_plain;
+	void *raddr;
+	char k = 0;
+	int st = 0;
+
+	REQUIRE(pipe(up) == 0 && pipe(down) == 0);
+	pid_t pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0)
+		_exit(host(up[1], down[0]));
+	n_io = get_blob(up[0], d_io, sizeof(d_io));
+	n_plain = get_blob(up[0], d_plain, sizeof(d_plain));
+	REQUIRE(n_io != 0 && n_plain != 0);
+	REQUIRE(rt_pair(&t, &d, CTX_RW, CTX_RW));
+
+	/* The DPU imports the host's buffers over PCI and hands the first on. */
+	CHECK_OK(doca_mmap_create_from_export(NULL, d_io, n_io, d.dev, &pm));
+	CHECK_OK(doca_mmap_create_from_export(NULL, d_plain, n_plain, d.dev, &pm_plain));
+	REQUIRE(pm != NULL && pm_plain != NULL);
+	CHECK_OK(doca_mmap_export_rdma(pm, d.dev, &rdesc, &rlen));
+	CHECK_OK(doca_mmap_export_rdma(pm, d.dev, &again, &alen));
+	CHECK(again == rdesc && alen == rlen); /* the same device gets the same bytes */
+
+	/* What may not be handed on. */
+	CHECK_ERR(doca_mmap_export_pci(pm, d.dev, &ignored, &ilen), DOCA_ERROR_NOT_PERMITTED);
+	CHECK_ERR(doca_mmap_export_rdma(pm_plain, d.dev, &ignored, &ilen), DOCA_ERROR_NOT_PERMITTED);
+	CHECK_ERR(doca_mmap_export_rdma(pm, t.dev, &ignored, &ilen), DOCA_ERROR_NOT_FOUND);
+	CHECK_ERR(doca_mmap_export_rdma(pm, d.dev, NULL, &ilen), DOCA_ERROR_INVALID_VALUE);
+
+	/* The target imports the RDMA descriptor; an RDMA import is not handed on again. */
+	CHECK_OK(doca_mmap_create_from_export(NULL, rdesc, rlen, t.dev, &rm));
+	REQUIRE(rm != NULL);
+	CHECK_ERR(doca_mmap_export_rdma(rm, t.dev, &ignored, &ilen), DOCA_ERROR_NOT_PERMITTED);
+	CHECK_OK(doca_mmap_get_memrange(rm, &raddr, &rlen));
+	CHECK(rlen == LEN);
+
+	/* The target reads the host's 0x44 bytes, then writes the pattern over them. */
+	lm = rt_mmap(t.dev, local, LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	REQUIRE(lm != NULL);
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(t.inv, rm, raddr, 256, &rbuf));
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t.inv, lm, local + 4096, 256, &lbuf));
+	CHECK_OK(doca_rdma_task_read_allocate_init(t.rdma, t.conn, rbuf, lbuf, ud, &rd));
+	CHECK_OK(target_run(&t, doca_rdma_task_read_as_task(rd)));
+	CHECK(local[4096] == 0x44 && local[4096 + 255] == 0x44);
+	for (size_t i = 0; i < 256; i++)
+		local[i] = pattern(i);
+	doca_buf_dec_refcount(lbuf, NULL);
+	doca_buf_dec_refcount(rbuf, NULL);
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(t.inv, lm, local, 256, &lbuf));
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t.inv, rm, raddr, 256, &rbuf));
+	CHECK_OK(doca_rdma_task_write_allocate_init(t.rdma, t.conn, lbuf, rbuf, ud, &wr));
+	CHECK_OK(target_run(&t, doca_rdma_task_write_as_task(wr)));
+
+	/* The host sees the bytes in its own buffer; once it is gone, the next write fails. */
+	CHECK(write(down[1], "g", 1) == 1);
+	CHECK(read(up[0], &k, 1) == 1 && k == 'k');
+	kill(pid, SIGKILL);
+	waitpid(pid, &st, 0);
+	CHECK(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+	CHECK_ERR(write_until_refused(&t, wr, rbuf, raddr), DOCA_ERROR_IO_FAILED);
+
+	doca_task_free(doca_rdma_task_read_as_task(rd));
+	doca_task_free(doca_rdma_task_write_as_task(wr));
+	doca_buf_dec_refcount(lbuf, NULL);
+	doca_buf_dec_refcount(rbuf, NULL);
+	rt_stop(&t);
+	rt_stop(&d);
+	CHECK_OK(doca_mmap_destroy(rm));
+	CHECK_OK(doca_mmap_destroy(pm));
+	CHECK_OK(doca_mmap_destroy(pm_plain));
+	CHECK_OK(doca_mmap_destroy(lm));
+	rt_destroy(&t);
+	rt_destroy(&d);
+	close(up[0]);
+	close(up[1]);
+	close(down[0]);
+	close(down[1]);
+}
+
+int main(void)
+{
+	SD_RUN(memory_imported_over_pci_is_handed_on_for_rdma);
+	return sd_test_done();
+}
