@@ -59,7 +59,7 @@ static double now_ns(void)
 	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
-static void die(const char *what)
+static _Noreturn void die(const char *what)
 {
 	fprintf(stderr, "rdma_wake_bench: %s failed\n", what);
 	exit(1);
@@ -226,7 +226,7 @@ int main(int argc, char **argv)
 {
 	int up = -1, down = -1, st = 0;
 	const void *blob;
-	size_t len, n;
+	size_t len = 0, n = 0;
 	uint8_t peer[256], byte = 1;
 	char k;
 
