@@ -24,6 +24,11 @@
  * one task in flight (the modelled latency).
  *
  *   ./build/bench/hostdpu_bench [-t seconds per row] [--quick] [--card bf2]
+ *                               [--engine inline|workers]
+ *
+ * --engine runs one engine's rows only (for a profiler, or to repeat one
+ * column quickly); --card needs both, since it judges against the worker
+ * engine's own rates.
  *
  * Exit status: 0 when every copy succeeded and matched, whatever the
  * numbers; 1 on a functional failure.
@@ -538,6 +543,7 @@ int main(int argc, char **argv)
 {
 	double seconds = 0.3;
 	const char *card = NULL;
+	int only = -1; /* --engine: 0 inline, 1 workers, -1 both */
 	int to_parent[2], to_child[2], rc = 0;
 	struct machine_rates *m;
 	struct host_region r;
@@ -550,10 +556,19 @@ int main(int argc, char **argv)
 			seconds = atof(argv[++i]);
 		else if (strcmp(argv[i], "--card") == 0 && i + 1 < argc)
 			card = argv[++i];
+		else if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "inline") == 0)
+			only = 0, i++;
+		else if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "workers") == 0)
+			only = 1, i++;
 		else {
-			fprintf(stderr, "usage: %s [-t seconds per row] [--quick] [--card bf2]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-t seconds per row] [--quick] [--card bf2] [--engine inline|workers]\n",
+				argv[0]);
 			return 2;
 		}
+	}
+	if (card != NULL && only >= 0) {
+		fprintf(stderr, "hostdpu_bench: --card judges against the worker engine's rates: run both engines\n");
+		return 2;
 	}
 	if (card != NULL && strcmp(card, "bf2") != 0) {
 		fprintf(stderr, "hostdpu_bench: --card compares with published figures, which exist for bf2 only\n");
@@ -577,8 +592,10 @@ int main(int argc, char **argv)
 	}
 	printf("hostdpu_bench: host pid %d exports %zu MiB of heap; %.2f s per row; one run, compare columns\n",
 	       (int)host, REGION >> 20, seconds);
-	rc |= run_child(&r, 0, seconds, card, m);
-	rc |= run_child(&r, 1, seconds, card, m);
+	if (only != 1)
+		rc |= run_child(&r, 0, seconds, card, m);
+	if (only != 0)
+		rc |= run_child(&r, 1, seconds, card, m);
 	if (card != NULL)
 		rc |= run_child(&r, 2, seconds, card, m);
 	close(to_child[1]);

@@ -101,6 +101,7 @@ struct sd_engine_queue {
 	uint64_t chaos_state;                  /* chaos: the queue's random sequence */
 	uint64_t chaos_last;                   /* chaos: when the latest copied entry completes */
 	uint64_t card_last_end;                /* card model: when this machine finished the previous copy */
+	uint64_t batch_skip_until;             /* entries before this were offered to a batched remote copy */
 
 	/* ---- written rarely, read by both ---- */
 	_Alignas(SD_CACHE_LINE) struct sd_wq_entry *ring;

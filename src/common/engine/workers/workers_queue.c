@@ -232,6 +232,13 @@ static void sd_wq_batch_remote(struct sd_engine_queue *q, uint64_t head, uint64_
 	done = imp->remote->copy_many(imp, pieces, n, write);
 	for (uint32_t i = 0; i < done; i++)
 		q->ring[(head + i) & q->mask].kind = SD_WQ_BATCHED;
+	/*
+	 * A path that gains nothing from batching (the shared mapping) says so
+	 * by copying none: the rest of this run is not offered again entry by
+	 * entry, which would look at up to SD_WQ_MANY entries per copy.
+	 */
+	if (done == 0)
+		q->batch_skip_until = head + n;
 }
 
 uint64_t sd_wq_serve(struct sd_engine_queue *q)
@@ -258,7 +265,7 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 		uint64_t t0 = q->card != NULL && trace_t0 != 0 ? priv_doca_trace_now_ns() : 0;
 		doca_error_t err;
 
-		if (!flushing && e->kind == SD_WQ_JOB)
+		if (!flushing && e->kind == SD_WQ_JOB && head >= q->batch_skip_until)
 			sd_wq_batch_remote(q, head, tail);
 		err = flushing ? DOCA_SUCCESS : sd_wq_run(q, e);
 
