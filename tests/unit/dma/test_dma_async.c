@@ -17,16 +17,27 @@
  *             contexts interleave, each context keeps its order
  *   bad       malformed values warn once each and leave defaults in place
  *   bad-chaos a malformed SOFTDOCA_DMA_CHAOS warns and leaves chaos off
+ *   stalled   SOFTDOCA_DMA_WORKERS=1, SOFTDOCA_MMAP_REGISTER=off: while the
+ *             only worker is stuck inside one context's copy (its source
+ *             is userfaultfd memory nobody fills yet), a program waiting
+ *             on another context's task gets it done by serving that
+ *             context's queue itself
  *   card      SOFTDOCA_CARD_TIMING=card_timing_test.table (no workers
  *             asked for): the model selects the asynchronous engine; two
  *             contexts of one card share its engine; one task in flight
  *             takes the modelled latency; a stop reports every task once
  */
 #include <dirent.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -712,6 +723,102 @@ static void one_task_in_flight_takes_the_modelled_latency(void)
 	env_teardown(&e);
 }
 
+/* ---- group "stalled" ---- */
+
+/* A userfaultfd over [p, p + len): a first touch there blocks until uffd_fill.  -1 where the kernel refuses. */
+static int uffd_open(void *p, size_t len)
+{
+	static const int flags[] = {O_CLOEXEC | O_NONBLOCK, O_CLOEXEC | O_NONBLOCK | 1 /* UFFD_USER_MODE_ONLY */};
+	struct uffdio_register reg = {.range = {.start = (uintptr_t)p, .len = len},
+				      .mode = UFFDIO_REGISTER_MODE_MISSING};
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		struct uffdio_api api = {.api = UFFD_API};
+		int fd = (int)syscall(SYS_userfaultfd, flags[i]);
+
+		if (fd < 0)
+			continue;
+		if (ioctl(fd, UFFDIO_API, &api) == 0 && ioctl(fd, UFFDIO_REGISTER, &reg) == 0)
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/* Wait (up to 10 s) until some thread is blocked on a first touch of the region. */
+static bool uffd_someone_waits(int fd)
+{
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+	struct uffd_msg msg;
+
+	return poll(&pfd, 1, 10000) == 1 && read(fd, &msg, sizeof(msg)) == (ssize_t)sizeof(msg) &&
+	       msg.event == UFFD_EVENT_PAGEFAULT;
+}
+
+/* Give the region the bytes of `from` (which wakes whoever waits on it). */
+static bool uffd_fill(int fd, void *p, const void *from, size_t len)
+{
+	struct uffdio_copy copy = {.dst = (uintptr_t)p, .src = (uintptr_t)from, .len = len};
+
+	return ioctl(fd, UFFDIO_COPY, &copy) == 0 && copy.copy == (int64_t)len;
+}
+
+static void a_waiting_program_serves_its_queue_while_the_worker_is_stuck(void)
+{
+	enum { SZ = 64 << 10, SMALL = 256 };
+	struct env a, b;
+	struct doca_buf *sa, *da, *sb, *db;
+	struct doca_mmap *stuck_map;
+	uint8_t *stuck = mmap(NULL, SZ, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int uffd;
+
+	REQUIRE(stuck != MAP_FAILED);
+	uffd = uffd_open(stuck, SZ);
+	if (uffd < 0) {
+		sd_test_case_skip("userfaultfd is not available to this process");
+		munmap(stuck, SZ);
+		return;
+	}
+	REQUIRE(env_setup_on(&a, 0, 1));
+	REQUIRE(env_setup_on(&b, 0, 1)); /* SOFTDOCA_DMA_WORKERS=1: the same worker serves both */
+	stuck_map = fx_mmap(a.f.dev, stuck, SZ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	REQUIRE(stuck_map != NULL);
+	fx_fill(src_mem, SZ + SMALL, 13);
+	memset(dst_mem, 0, SZ + SMALL);
+	sa = fx_buf(&a.f, stuck_map, stuck, SZ, stuck, SZ);
+	da = fx_buf(&a.f, a.md, dst_mem, SZ, dst_mem, 0);
+	sb = fx_buf(&b.f, b.ms, src_mem + SZ, SMALL, src_mem + SZ, SMALL);
+	db = fx_buf(&b.f, b.md, dst_mem + SZ, SMALL, dst_mem + SZ, 0);
+	REQUIRE(sa != NULL && da != NULL && sb != NULL && db != NULL);
+	fx_reset_events();
+
+	/* The worker takes A's copy and blocks on its source's first page. */
+	CHECK_OK(doca_task_submit(fx_task(&a.f, sa, da, 1000)));
+	REQUIRE(uffd_someone_waits(uffd));
+	/* B's task on the same worker: only this thread can make its copy now. */
+	CHECK_OK(doca_task_submit(fx_task(&b.f, sb, db, 1)));
+	CHECK(sd_progress_one(b.f.pe) == 1);
+	CHECK_EQ_U64(count_events(FX_EV_SUCCESS), 1);
+	CHECK(fx_nevents >= 1 && fx_events[0].a == 1);
+	CHECK(memcmp(dst_mem + SZ, src_mem + SZ, SMALL) == 0);
+	CHECK_EQ_U64(fx_data_len(db), SMALL);
+
+	/* Let the worker go: A completes with the bytes the region got. */
+	CHECK(uffd_fill(uffd, stuck, src_mem, SZ));
+	CHECK(sd_progress_one(a.f.pe) == 1);
+	CHECK_EQ_U64(count_events(FX_EV_SUCCESS), 2);
+	CHECK(memcmp(dst_mem, src_mem, SZ) == 0);
+	fx_put(sa);
+	fx_put(da);
+	fx_put(sb);
+	fx_put(db);
+	CHECK_OK(doca_mmap_destroy(stuck_map)); /* before its device closes */
+	env_teardown(&a);
+	env_teardown(&b);
+	close(uffd);
+	munmap(stuck, SZ);
+}
+
 int main(int argc, char **argv)
 {
 	const char *group = argc > 1 ? argv[1] : "any";
@@ -743,6 +850,8 @@ int main(int argc, char **argv)
 		SD_RUN(stopping_under_load_reports_every_task_exactly_once);
 	} else if (strcmp(group, "bad-chaos") == 0) {
 		SD_RUN(malformed_chaos_warns_and_stays_off);
+	} else if (strcmp(group, "stalled") == 0) {
+		SD_RUN(a_waiting_program_serves_its_queue_while_the_worker_is_stuck);
 	} else {
 		fprintf(stderr, "unknown group %s\n", group);
 		return 2;

@@ -351,7 +351,7 @@ static void *sd_worker_main(void *arg)
 		}
 		if (sd_workers_now_ns() - idle_since < sd_pool.spin_ns) {
 			/* Idle: let a thread that shares this CPU (the program's, perhaps) run now and then. */
-			if ((turns & 1023) == 0)
+			if ((turns & 63) == 0)
 				sched_yield();
 			continue;
 		}
@@ -517,6 +517,9 @@ static void sd_pool_after_fork_child(void)
 		struct sd_worker *w = &sd_pool.workers[i];
 
 		pthread_mutex_init(&w->lock, NULL);
+		/* A pass some thread of the parent was making will never end here: release its claim. */
+		for (uint32_t k = 0; k < w->nqueues; k++)
+			atomic_store(&w->queues[k]->serving, 0);
 		if (!w->running)
 			continue;
 		w->running = false;

@@ -11,12 +11,16 @@
  *   workers_pool.c   the threads: configuration, CPU placement, the serve
  *                    loop, spinning and sleeping on a futex, fork and exit
  *   workers_chaos.c  the optional completion delay (SOFTDOCA_DMA_CHAOS)
+ *   workers_help.c   a program thread that waits on a stalled worker (one
+ *                    that shares its CPU, or sleeps) serves the queue itself
  * and the card timing model (../card_timing.h) holds completions the same way.
  *
  * Ownership of a queue's memory, so that no lock is needed per task:
  *   - the program's thread writes ring entries, `tail` and its own cursor
  *     fields; it reads `done` and the per-slot failure words;
- *   - the worker reads ring entries up to `tail`, copies, writes the
+ *   - the server (the worker, or for one pass a program thread that found
+ *     the worker stalled, see workers_help.c) claims the queue with
+ *     `serving`, reads ring entries up to `tail`, copies, writes the
  *     failure word of a failed slot, then publishes `done` (release);
  *   - the hot fields of each side sit on their own cache lines.
  */
@@ -93,9 +97,13 @@ struct sd_engine_queue {
 	uint64_t arena_next;                   /* arena allocation cursor */
 	uint64_t arena_free;                   /* arena segments before this are free again */
 	uint32_t misses;                       /* polls of an unfinished copy since the last yield */
+	uint32_t stalled;                      /* polls since `done` last moved (workers_help.c) */
+	uint64_t stall_done;                   /* `done` as those polls saw it */
+	uint32_t stall_limit;                  /* polls before this thread serves a pass (0: the most) */
 
-	/* ---- the worker only ---- */
-	_Alignas(SD_CACHE_LINE) uint64_t head; /* next entry to copy */
+	/* ---- the server only: the worker, or a program thread that helps (serving == 1) ---- */
+	_Alignas(SD_CACHE_LINE) _Atomic uint32_t serving; /* claimed for one pass (sd_wq_serve) */
+	uint64_t head;                         /* next entry to copy */
 	uint64_t copied;                       /* entries copied, not all published (chaos) */
 	uint64_t *ready_at;                    /* chaos: per ring position, when it may complete */
 	uint64_t chaos_state;                  /* chaos: the queue's random sequence */
@@ -173,6 +181,9 @@ static inline void sd_worker_nudge_strict(struct sd_worker *w)
 uint64_t sd_wq_serve(struct sd_engine_queue *q);
 /* Entries of `q` waiting for the worker (published but not finished). */
 bool sd_wq_has_work(const struct sd_engine_queue *q);
+
+/* workers_help.c: the program's thread polled an unfinished copy of `q`; true when it served a pass itself. */
+bool sd_wq_help(struct sd_engine_queue *q);
 
 /* workers_chaos.c */
 uint32_t sd_chaos_max_ns(void);

@@ -241,7 +241,8 @@ static void sd_wq_batch_remote(struct sd_engine_queue *q, uint64_t head, uint64_
 		q->batch_skip_until = head + n;
 }
 
-uint64_t sd_wq_serve(struct sd_engine_queue *q)
+/* sd_wq_serve with the queue claimed: the worker's fields are this thread's. */
+static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q)
 {
 	uint64_t head = q->head;
 	uint64_t tail = atomic_load_explicit(&q->tail, memory_order_acquire);
@@ -298,9 +299,28 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 	return bytes + 1;
 }
 
+/*
+ * Claim the queue for one pass, serve it, give it back.  The worker and a
+ * program thread that waits on a stalled worker (workers_help.c) may both
+ * come here; whoever finds it claimed does nothing.  One exchange per pass,
+ * not per entry, on a line only the worker writes while nobody helps.
+ */
+uint64_t sd_wq_serve(struct sd_engine_queue *q)
+{
+	uint64_t work;
+
+	if (atomic_exchange_explicit(&q->serving, 1, memory_order_acquire) != 0)
+		return 0;
+	work = sd_wq_serve_owned(q);
+	atomic_store_explicit(&q->serving, 0, memory_order_release);
+	return work;
+}
+
+/* `done` equals the worker's `copied` once published; it is read here because `copied` belongs to the server. */
 bool sd_wq_has_work(const struct sd_engine_queue *q)
 {
-	return q->copied != atomic_load_explicit(&q->tail, memory_order_acquire);
+	return atomic_load_explicit(&q->done, memory_order_acquire) !=
+	       atomic_load_explicit(&q->tail, memory_order_acquire);
 }
 
 /* ---- the program's side ---- */
@@ -426,21 +446,39 @@ static inline bool sd_wq_due(struct sd_engine_queue *q, uint64_t pos)
  */
 #define SD_WQ_MISSES_BEFORE_YIELD 256u
 
-static bool sd_wq_poll(struct sd_engine_queue *q, uint32_t slot, doca_error_t *status)
+static inline bool sd_wq_finished(struct sd_engine_queue *q, uint64_t pos)
 {
-	if (!sd_wq_passed(q, q->slot_pos[slot]) && !sd_wq_due(q, q->slot_pos[slot])) {
-		if (sd_workers_stopped()) {
-			(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
-			return false;
-		}
-		/* The program waits on this copy: make sure its worker is not asleep. */
-		sd_worker_nudge_strict(q->worker);
-		if (++q->misses == SD_WQ_MISSES_BEFORE_YIELD) {
-			q->misses = 0;
-			sched_yield();
-		}
+	return sd_wq_passed(q, pos) || sd_wq_due(q, pos);
+}
+
+/*
+ * The copy at `pos` is not finished: make sure someone serves the queue
+ * (this thread when the process is exiting or the worker is stalled), and
+ * give the CPU away now and then.  True when the copy finished meanwhile.
+ */
+static bool sd_wq_not_yet(struct sd_engine_queue *q, uint64_t pos)
+{
+	if (sd_workers_stopped()) {
+		(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
 		return false;
 	}
+	/* The program waits on this copy: make sure its worker is not asleep. */
+	sd_worker_nudge_strict(q->worker);
+	if (sd_wq_help(q))
+		return sd_wq_finished(q, pos);
+	if (++q->misses == SD_WQ_MISSES_BEFORE_YIELD) {
+		q->misses = 0;
+		sched_yield();
+	}
+	return false;
+}
+
+static bool sd_wq_poll(struct sd_engine_queue *q, uint32_t slot, doca_error_t *status)
+{
+	uint64_t pos = q->slot_pos[slot];
+
+	if (!sd_wq_finished(q, pos) && !sd_wq_not_yet(q, pos))
+		return false;
 	q->misses = 0;
 	*status = sd_wq_take_outcome(q, slot);
 	return true;
@@ -453,10 +491,9 @@ static void sd_wq_wait(struct sd_engine_queue *q, uint32_t slot)
 	/* The context left RUNNING: what is still queued will be flushed, so skip its copies. */
 	atomic_store_explicit(&q->flushing, 1, memory_order_relaxed);
 	while (!sd_wq_passed(q, pos)) {
-		if (sd_workers_stopped()) {
-			(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
+		/* Skipping is quick: serve it here unless the worker is in a pass (or the workers are gone). */
+		if (sd_wq_serve(q) != 0 || sd_workers_stopped())
 			continue;
-		}
 		sd_worker_nudge_strict(q->worker);
 		sched_yield();
 	}

@@ -1,0 +1,67 @@
+/*
+ * workers_help.c - a program thread that waits on a stalled worker serves
+ * the queue itself.
+ *
+ * The worker engine needs two CPUs at once: the program's thread submits
+ * and reports, the worker copies.  Where other processes hold the CPUs (a
+ * shared build machine, a container with one CPU) the worker is often not
+ * running while the program waits for it, and every batch then waited for
+ * the scheduler to give the worker a time slice: 64 small copies took a
+ * millisecond, 50x slower than with a CPU each.  A card's engine never waits
+ * for a CPU, so the copies should not either.
+ *
+ * The rule: while the program's thread polls an unfinished copy of its
+ * queue, it counts the polls that saw `done` unchanged.  After
+ * SD_WQ_STALL_POLLS of them the worker is not serving the queue (not
+ * scheduled, or asleep and not yet woken), and the thread claims the queue
+ * and runs one pass (up to SD_WQ_BATCH entries) itself, exactly as the
+ * worker would: same order, same outcomes, same holds under chaos and the
+ * card model.  A worker in the middle of a pass holds the claim; if it still
+ * holds it after that many polls it was preempted in the pass, perhaps by
+ * this very thread, so the thread yields its CPU once.
+ *
+ * The threshold adapts, between SD_WQ_STALL_MIN and SD_WQ_STALL_MAX polls:
+ * it halves after each pass the thread served (the worker keeps missing its
+ * turn: answer sooner) and doubles each time the worker publishes on its
+ * own.  At its ceiling it is several times longer than a running worker
+ * leaves between two publications of small copies (a pass of 64 takes a
+ * few microseconds), so a worker with a CPU of its own still makes every
+ * copy, and doca_pe_progress still returns 0 while copies are in flight,
+ * as the asynchronous engine promises.
+ */
+#include <sched.h>
+
+#include "workers_priv.h"
+
+#define SD_WQ_STALL_MIN 16u
+#define SD_WQ_STALL_MAX 256u
+
+bool sd_wq_help(struct sd_engine_queue *q)
+{
+	uint64_t done = atomic_load_explicit(&q->done, memory_order_relaxed);
+	uint32_t limit = q->stall_limit != 0 ? q->stall_limit : SD_WQ_STALL_MAX;
+
+	if (done != q->stall_done) { /* the worker published since the last look */
+		q->stall_done = done;
+		q->stalled = 0;
+		q->stall_limit = limit < SD_WQ_STALL_MAX ? 2 * limit : SD_WQ_STALL_MAX;
+		return false;
+	}
+	if (++q->stalled < limit)
+		return false;
+	q->stalled = 0;
+	/*
+	 * A worker that holds the claim and has not published for so long was
+	 * preempted in its pass, perhaps by this very thread: give the CPU away.
+	 * (A plain look first leaves the worker's line where it is.)
+	 */
+	if (atomic_load_explicit(&q->serving, memory_order_relaxed) != 0) {
+		sched_yield();
+		return false;
+	}
+	if (sd_wq_serve(q) == 0)
+		return false;
+	q->stall_done = atomic_load_explicit(&q->done, memory_order_relaxed); /* our own publication */
+	q->stall_limit = limit > SD_WQ_STALL_MIN ? limit / 2 : SD_WQ_STALL_MIN;
+	return true;
+}
