@@ -33,7 +33,7 @@
 
 #include "workers_priv.h"
 
-#define SD_WQ_STALL_MIN 16u
+#define SD_WQ_STALL_MIN 4u
 #define SD_WQ_STALL_MAX 256u
 
 bool sd_wq_help(struct sd_engine_queue *q)
