@@ -11,7 +11,10 @@
  * for a CPU, so the copies should not either.
  *
  * The rule: while the program's thread polls an unfinished copy of its
- * queue, it counts the polls that saw `done` unchanged.  After
+ * queue, it counts the polls that saw `done` unchanged (on a queue that
+ * holds completions, for chaos or a card model: the count of entries
+ * copied, and nothing at all once every entry is copied and only waits
+ * for its time).  After
  * SD_WQ_STALL_POLLS of them the worker is not serving the queue (not
  * scheduled, or asleep and not yet woken), and the thread claims the queue
  * and runs one pass (up to SD_WQ_BATCH entries) itself, exactly as the
@@ -36,12 +39,25 @@
 #define SD_WQ_STALL_MIN 4u
 #define SD_WQ_STALL_MAX 256u
 
+/*
+ * How far the worker got: `done`, or on a held queue (chaos, a card model)
+ * the entries copied, since there `done` waits for each entry's time.
+ */
+static inline uint64_t sd_wq_progress(const struct sd_engine_queue *q)
+{
+	if (q->held)
+		return atomic_load_explicit(&q->held_copied, memory_order_relaxed);
+	return atomic_load_explicit(&q->done, memory_order_relaxed);
+}
+
 bool sd_wq_help(struct sd_engine_queue *q)
 {
-	uint64_t done = atomic_load_explicit(&q->done, memory_order_relaxed);
+	uint64_t done = sd_wq_progress(q);
 	uint32_t limit = q->stall_limit != 0 ? q->stall_limit : SD_WQ_STALL_MAX;
 
-	if (done != q->stall_done) { /* the worker published since the last look */
+	if (q->held && done == q->next)
+		return false; /* every entry is copied: only the modelled time is awaited, nothing to serve */
+	if (done != q->stall_done) { /* the worker made progress since the last look */
 		q->stall_done = done;
 		q->stalled = 0;
 		q->stall_limit = limit < SD_WQ_STALL_MAX ? 2 * limit : SD_WQ_STALL_MAX;
@@ -61,7 +77,7 @@ bool sd_wq_help(struct sd_engine_queue *q)
 	}
 	if (sd_wq_serve(q) == 0)
 		return false;
-	q->stall_done = atomic_load_explicit(&q->done, memory_order_relaxed); /* our own publication */
+	q->stall_done = sd_wq_progress(q); /* our own pass is no sign of the worker */
 	q->stall_limit = limit > SD_WQ_STALL_MIN ? limit / 2 : SD_WQ_STALL_MIN;
 	return true;
 }

@@ -98,7 +98,7 @@ struct sd_engine_queue {
 	uint64_t arena_free;                   /* arena segments before this are free again */
 	uint32_t misses;                       /* polls of an unfinished copy since the last yield */
 	uint32_t stalled;                      /* polls since `done` last moved (workers_help.c) */
-	uint64_t stall_done;                   /* `done` as those polls saw it */
+	uint64_t stall_done;                   /* the worker's progress as those polls saw it (workers_help.c) */
 	uint32_t stall_limit;                  /* polls before this thread serves a pass (0: the most) */
 
 	/* ---- the server only: the worker, or a program thread that helps (serving == 1) ---- */
