@@ -119,6 +119,7 @@ struct sd_engine_queue {
 	_Atomic int32_t *fail;      /* per slot: DOCA_SUCCESS or the failed copy's error */
 	_Atomic uint32_t flushing;  /* the context left RUNNING: skip the remaining copies */
 	struct sd_worker *worker;   /* the thread serving this queue */
+	struct sd_engine_queue *retired_next; /* detached, on its worker's `retired` list */
 	uint32_t chaos_max_ns;      /* 0: completions are published at once */
 	struct sd_card *card;       /* the modelled card (SOFTDOCA_CARD_TIMING), or NULL */
 	bool held;                  /* completions wait for ready_at (chaos or a card model) */
@@ -144,6 +145,7 @@ struct sd_worker {
 	uint32_t nqueues, cap;
 	_Atomic uint32_t gen;     /* bumped by every change of `queues` */
 	_Atomic uint32_t ack_gen; /* the generation the thread serves now */
+	struct sd_engine_queue *retired; /* detached queues it may still see: freed at its next refresh */
 	/* The thread. */
 	pthread_t thread;
 	bool running;
@@ -154,6 +156,11 @@ struct sd_worker {
 /* workers_pool.c */
 /* Attach `q` to a worker (starting threads as needed); false with a reason when none can run. */
 bool sd_workers_attach(struct sd_engine_queue *q, const struct sd_device *node, char *why, size_t why_len);
+/*
+ * Take `q` (every slot finished) off its worker and free it: at once when
+ * the worker no longer sees it, else at the worker's next look at its list,
+ * so that a worker stuck in another queue's copy never holds up a stop.
+ */
 void sd_workers_detach(struct sd_engine_queue *q);
 void sd_worker_wake_slow(struct sd_worker *w);
 /* The workers were stopped (the process is exiting): pollers serve their own queues. */
@@ -179,6 +186,8 @@ static inline void sd_worker_nudge_strict(struct sd_worker *w)
  * completions counts as work too).
  */
 uint64_t sd_wq_serve(struct sd_engine_queue *q);
+/* Free a queue nobody serves or looks at any more. */
+void sd_wq_free(struct sd_engine_queue *q);
 /* Entries of `q` waiting for the worker (published but not finished). */
 bool sd_wq_has_work(const struct sd_engine_queue *q);
 

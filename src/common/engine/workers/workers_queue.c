@@ -532,7 +532,7 @@ static uint32_t sd_wq_arena_size(uint32_t depth)
 	return n > SD_WQ_ARENA_MAX ? SD_WQ_ARENA_MAX : (uint32_t)n;
 }
 
-static void sd_wq_free(struct sd_engine_queue *q)
+void sd_wq_free(struct sd_engine_queue *q)
 {
 	free(q->ring);
 	free(q->slot_pos);
@@ -602,8 +602,7 @@ static void sd_wq_close(struct sd_engine_queue *q)
 {
 	if (q == NULL)
 		return;
-	sd_workers_detach(q); /* returns once the worker no longer looks at q */
-	sd_wq_free(q);
+	sd_workers_detach(q); /* frees q now, or leaves it to a worker that may still look at it */
 }
 
 static const struct sd_engine_async sd_workers_async = {
