@@ -331,6 +331,8 @@ static void sd_worker_sleep(struct sd_worker *w, const struct sd_worker_view *v,
 	atomic_store_explicit(&w->sleeping, 0, memory_order_relaxed);
 }
 
+_Thread_local bool sd_worker_thread;
+
 static void *sd_worker_main(void *arg)
 {
 	struct sd_worker *w = arg;
@@ -338,6 +340,8 @@ static void *sd_worker_main(void *arg)
 	uint64_t idle_since = 0;
 	bool worked = true;
 	unsigned turns = 0;
+
+	sd_worker_thread = true;
 
 	while (!atomic_load_explicit(&sd_pool.stopping, memory_order_relaxed)) {
 		uint64_t work;

@@ -154,6 +154,8 @@ struct sd_worker {
 };
 
 /* workers_pool.c */
+/* True on the engine's own threads (read only when tracing: the trace names who made a pass). */
+extern _Thread_local bool sd_worker_thread;
 /* Attach `q` to a worker (starting threads as needed); false with a reason when none can run. */
 bool sd_workers_attach(struct sd_engine_queue *q, const struct sd_device *node, char *why, size_t why_len);
 /*

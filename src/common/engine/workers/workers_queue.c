@@ -127,6 +127,18 @@ static void sd_wq_publish_due(struct sd_engine_queue *q, uint64_t now_ns)
 	}
 }
 
+/*
+ * The trace track of this thread's copies for `q`: its worker's, or for a
+ * pass a waiting program made (workers_help.c) a track of its own, since
+ * the worker may be copying for another queue at the same time.
+ */
+#define SD_WQ_HELP_TRACK0 1024u
+
+static unsigned sd_wq_track(const struct sd_engine_queue *q)
+{
+	return sd_worker_thread ? q->worker->index : SD_WQ_HELP_TRACK0 + q->worker->index;
+}
+
 /* Which way an entry moves bytes, as the modelled card sees it. */
 static enum sd_card_dir sd_wq_dir(const struct sd_engine_queue *q, const struct sd_wq_entry *e)
 {
@@ -166,7 +178,7 @@ static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_e
 		uint64_t begin = arrive > q->card_last_end ? arrive : q->card_last_end;
 
 		if (t0 != 0) { /* SOFTDOCA_TRACE: this task's actual copy, and its modelled service on the card's track */
-			priv_doca_trace_worker_span(q->worker->index, "copy (actual)", t0, now);
+			priv_doca_trace_worker_span(sd_wq_track(q), "copy (actual)", t0, now);
 			priv_doca_trace_worker_span(SD_CARD_TRACE_TRACK0 + q->card->index, "service (modelled)", service,
 						    due - q->card->table.latency_ns);
 		}
@@ -289,7 +301,7 @@ static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q)
 	if (q->held)
 		atomic_store_explicit(&q->held_copied, head, memory_order_release); /* after ready_at: see sd_wq_due */
 	if (trace_t0 != 0 && q->card == NULL) /* under a card model each copy has its own span */
-		priv_doca_trace_worker_span(q->worker->index, "copies", trace_t0, priv_doca_trace_now_ns());
+		priv_doca_trace_worker_span(sd_wq_track(q), "copies", trace_t0, priv_doca_trace_now_ns());
 	if (q->held) {
 		sd_wq_publish_due(q, sd_workers_now_ns());
 		return bytes + 1;
