@@ -15,13 +15,13 @@
  * holds completions, for chaos or a card model: the count of entries
  * copied, and nothing at all once every entry is copied and only waits
  * for its time).  After
- * SD_WQ_STALL_POLLS of them the worker is not serving the queue (not
+ * that many of them (the threshold below) the worker is not serving the queue (not
  * scheduled, or asleep and not yet woken), and the thread claims the queue
  * and runs one pass (up to SD_WQ_BATCH entries) itself, exactly as the
  * worker would: same order, same outcomes, same holds under chaos and the
- * card model.  A worker in the middle of a pass holds the claim; if it still
- * holds it after that many polls it was preempted in the pass, perhaps by
- * this very thread, so the thread yields its CPU once.
+ * card model.  A worker in the middle of a pass holds the claim, and then
+ * the thread goes on polling (its caller yields its CPU now and then, which
+ * lets a worker preempted on this very CPU finish its pass).
  *
  * The threshold adapts, between SD_WQ_STALL_MIN and SD_WQ_STALL_MAX polls:
  * it halves after each pass the thread served (the worker keeps missing its
@@ -32,8 +32,6 @@
  * copy, and doca_pe_progress still returns 0 while copies are in flight,
  * as the asynchronous engine promises.
  */
-#include <sched.h>
-
 #include "workers_priv.h"
 
 #define SD_WQ_STALL_MIN 4u
@@ -67,15 +65,11 @@ bool sd_wq_help(struct sd_engine_queue *q)
 		return false;
 	q->stalled = 0;
 	/*
-	 * A worker that holds the claim and has not published for so long was
-	 * preempted in its pass, perhaps by this very thread: give the CPU away.
-	 * (A plain look first leaves the worker's line where it is.)
+	 * A worker in a pass holds the claim: leave it be (a plain look first
+	 * keeps its line where it is).  If it was preempted in the pass by this
+	 * very thread, the caller's periodic yield gives the CPU back.
 	 */
-	if (atomic_load_explicit(&q->serving, memory_order_relaxed) != 0) {
-		sched_yield();
-		return false;
-	}
-	if (sd_wq_serve(q) == 0)
+	if (atomic_load_explicit(&q->serving, memory_order_relaxed) != 0 || sd_wq_serve(q) == 0)
 		return false;
 	q->stall_done = sd_wq_progress(q); /* our own pass is no sign of the worker */
 	q->stall_limit = limit > SD_WQ_STALL_MIN ? limit / 2 : SD_WQ_STALL_MIN;
