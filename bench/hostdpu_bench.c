@@ -12,7 +12,8 @@
  *   - the time of one task in flight (64 B read, submit then progress until
  *     it completes; target 500 ns inline);
  *   - GB/s of 64 KiB .. 1 MiB tasks against memcpy between two mappings of
- *     the same memory (a memfd mapped twice in this process; target 0.95x).
+ *     the same memory (a memfd mapped twice in this process; target 0.95x),
+ *     the two measured in ten alternating slices of each row's time.
  * Every size's bytes are checked once after its measurement.  The machine
  * may be shared and loaded: compare the columns of one run, not runs.
  *
@@ -24,6 +25,11 @@
  * one task in flight (the modelled latency).
  *
  *   ./build/bench/hostdpu_bench [-t seconds per row] [--quick] [--card bf2]
+ *                               [--engine inline|workers]
+ *
+ * --engine runs one engine's rows only (for a profiler, or to repeat one
+ * column quickly); --card needs both, since it judges against the worker
+ * engine's own rates.
  *
  * Exit status: 0 when every copy succeeded and matched, whatever the
  * numbers; 1 on a functional failure.
@@ -280,8 +286,8 @@ static double rate_row(struct dpu *p, size_t len, bool write, double target)
 	return rate;
 }
 
-/* The first prepared task, alone in flight, again and again for about p->seconds; seconds taken, *n runs. */
-static double one_in_flight(struct dpu *p, uint64_t *n)
+/* The first prepared task, alone in flight, again and again for about `seconds`; seconds taken, *n runs. */
+static double one_in_flight_for(struct dpu *p, double seconds, uint64_t *n)
 {
 	double t0 = now_s(), t = t0;
 
@@ -292,8 +298,13 @@ static double one_in_flight(struct dpu *p, uint64_t *n)
 		}
 		(*n)++;
 		t = now_s();
-	} while (t - t0 < p->seconds);
+	} while (t - t0 < seconds);
 	return t - t0;
+}
+
+static double one_in_flight(struct dpu *p, uint64_t *n)
+{
+	return one_in_flight_for(p, p->seconds, n);
 }
 
 /* One 64 B read in flight at a time: submit, progress until it completes. */
@@ -313,56 +324,82 @@ static void latency_row(struct dpu *p, bool inline_engine)
 	       inline_engine ? (ns <= 500 ? "   target 500  ok" : "   target 500  BELOW TARGET") : "");
 }
 
-/* memcpy between two mappings of one memfd (the baseline of big tasks); GB/s. */
-static double memcpy_two_views_gbs(size_t len, double seconds)
-{
-	int fd = memfd_create("hostdpu-baseline", MFD_CLOEXEC);
-	uint8_t *a = MAP_FAILED, *b = MAP_FAILED;
-	uint8_t *dst = aligned_alloc(4096, len);
-	double t0, t, gbs = 0;
-	uint64_t n = 0;
+/* The baseline of big tasks: memcpy from a second mapping of one memfd into a private buffer. */
+struct two_views {
+	int fd;
+	uint8_t *a, *b, *dst;
+	size_t len;
+};
 
-	if (fd >= 0 && ftruncate(fd, (off_t)len) == 0) {
-		a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-		b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+static bool two_views_open(struct two_views *v, size_t len)
+{
+	v->len = len;
+	v->a = v->b = MAP_FAILED;
+	v->dst = aligned_alloc(4096, len);
+	v->fd = memfd_create("hostdpu-baseline", MFD_CLOEXEC);
+	if (v->fd >= 0 && ftruncate(v->fd, (off_t)len) == 0) {
+		v->a = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, 0);
+		v->b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, 0);
 	}
-	if (a != MAP_FAILED && b != MAP_FAILED && dst != NULL) {
-		memset(a, 1, len);
-		memset(dst, 0, len);
-		t0 = now_s();
-		do {
-			memcpy(dst, b, len);
-			__asm__ volatile("" : : "r"(dst) : "memory");
-			n++;
-			t = now_s();
-		} while (t - t0 < seconds);
-		gbs = (double)n * (double)len / (t - t0) / 1e9;
-	}
-	if (a != MAP_FAILED)
-		munmap(a, len);
-	if (b != MAP_FAILED)
-		munmap(b, len);
-	if (fd >= 0)
-		close(fd);
-	free(dst);
-	return gbs;
+	if (v->a == MAP_FAILED || v->b == MAP_FAILED || v->dst == NULL)
+		return false;
+	memset(v->a, 1, len);
+	memset(v->dst, 0, len);
+	return true;
 }
 
-/* One task of `len` at a time, read from the host, against the two-mapping memcpy. */
+static void two_views_close(struct two_views *v)
+{
+	if (v->a != MAP_FAILED)
+		munmap(v->a, v->len);
+	if (v->b != MAP_FAILED)
+		munmap(v->b, v->len);
+	if (v->fd >= 0)
+		close(v->fd);
+	free(v->dst);
+}
+
+/* memcpy through the second view for about `seconds`; seconds taken, *n copies. */
+static double two_views_copy(struct two_views *v, double seconds, uint64_t *n)
+{
+	double t0 = now_s(), t;
+
+	do {
+		memcpy(v->dst, v->b, v->len);
+		__asm__ volatile("" : : "r"(v->dst) : "memory");
+		(*n)++;
+		t = now_s();
+	} while (t - t0 < seconds);
+	return t - t0;
+}
+
+/*
+ * One task of `len` at a time, read from the host, against the two-mapping
+ * memcpy, in SLICES alternating slices so that a busy machine slows both alike.
+ */
+#define SLICES 10
+
 static void big_row(struct dpu *p, size_t len)
 {
-	double dma, base, el;
-	uint64_t n = 0;
+	struct two_views v;
+	double dma = 0, base = 0, el_dma = 0, el_base = 0;
+	uint64_t n_dma = 0, n_base = 0;
+	double slice = p->seconds / SLICES;
 
-	if (!batch_init(p, len, false, 1)) {
+	if (!batch_init(p, len, false, 1) || !two_views_open(&v, len)) {
 		p->failed = true;
 		batch_fini(p);
+		two_views_close(&v);
 		return;
 	}
-	base = memcpy_two_views_gbs(len, p->seconds);
-	el = one_in_flight(p, &n);
+	for (int i = 0; i < SLICES && !p->failed; i++) {
+		el_base += two_views_copy(&v, slice, &n_base);
+		el_dma += one_in_flight_for(p, slice, &n_dma);
+	}
 	batch_fini(p);
-	dma = el > 0 ? (double)n * (double)len / el / 1e9 : 0;
+	two_views_close(&v);
+	dma = el_dma > 0 ? (double)n_dma * (double)len / el_dma / 1e9 : 0;
+	base = el_base > 0 ? (double)n_base * (double)len / el_base / 1e9 : 0;
 	printf("  read   %7zu B  %8.2f GB/s   memcpy between two mappings %6.2f GB/s  %.2fx  target 0.95  %s\n", len,
 	       dma, base, base > 0 ? dma / base : 0, base > 0 && dma / base >= 0.95 ? "ok" : "BELOW TARGET");
 }
@@ -538,6 +575,7 @@ int main(int argc, char **argv)
 {
 	double seconds = 0.3;
 	const char *card = NULL;
+	int only = -1; /* --engine: 0 inline, 1 workers, -1 both */
 	int to_parent[2], to_child[2], rc = 0;
 	struct machine_rates *m;
 	struct host_region r;
@@ -550,10 +588,19 @@ int main(int argc, char **argv)
 			seconds = atof(argv[++i]);
 		else if (strcmp(argv[i], "--card") == 0 && i + 1 < argc)
 			card = argv[++i];
+		else if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "inline") == 0)
+			only = 0, i++;
+		else if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "workers") == 0)
+			only = 1, i++;
 		else {
-			fprintf(stderr, "usage: %s [-t seconds per row] [--quick] [--card bf2]\n", argv[0]);
+			fprintf(stderr, "usage: %s [-t seconds per row] [--quick] [--card bf2] [--engine inline|workers]\n",
+				argv[0]);
 			return 2;
 		}
+	}
+	if (card != NULL && only >= 0) {
+		fprintf(stderr, "hostdpu_bench: --card judges against the worker engine's rates: run both engines\n");
+		return 2;
 	}
 	if (card != NULL && strcmp(card, "bf2") != 0) {
 		fprintf(stderr, "hostdpu_bench: --card compares with published figures, which exist for bf2 only\n");
@@ -577,8 +624,10 @@ int main(int argc, char **argv)
 	}
 	printf("hostdpu_bench: host pid %d exports %zu MiB of heap; %.2f s per row; one run, compare columns\n",
 	       (int)host, REGION >> 20, seconds);
-	rc |= run_child(&r, 0, seconds, card, m);
-	rc |= run_child(&r, 1, seconds, card, m);
+	if (only != 1)
+		rc |= run_child(&r, 0, seconds, card, m);
+	if (only != 0)
+		rc |= run_child(&r, 1, seconds, card, m);
 	if (card != NULL)
 		rc |= run_child(&r, 2, seconds, card, m);
 	close(to_child[1]);

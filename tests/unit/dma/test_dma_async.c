@@ -17,16 +17,28 @@
  *             contexts interleave, each context keeps its order
  *   bad       malformed values warn once each and leave defaults in place
  *   bad-chaos a malformed SOFTDOCA_DMA_CHAOS warns and leaves chaos off
+ *   stalled   SOFTDOCA_DMA_WORKERS=1, SOFTDOCA_MMAP_REGISTER=off: while the
+ *             only worker is stuck inside one context's copy (its source
+ *             is userfaultfd memory nobody fills yet), a program waiting
+ *             on another context's task gets it done by serving that
+ *             context's queue itself, and a stop of that context reports
+ *             each of its tasks once
  *   card      SOFTDOCA_CARD_TIMING=card_timing_test.table (no workers
  *             asked for): the model selects the asynchronous engine; two
  *             contexts of one card share its engine; one task in flight
  *             takes the modelled latency; a stop reports every task once
  */
 #include <dirent.h>
+#include <fcntl.h>
+#include <linux/userfaultfd.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -712,6 +724,177 @@ static void one_task_in_flight_takes_the_modelled_latency(void)
 	env_teardown(&e);
 }
 
+/* ---- group "stalled" ---- */
+
+/* A userfaultfd over [p, p + len): a first touch there blocks until uffd_fill.  -1 where the kernel refuses. */
+static int uffd_open(void *p, size_t len)
+{
+	static const int flags[] = {O_CLOEXEC | O_NONBLOCK, O_CLOEXEC | O_NONBLOCK | 1 /* UFFD_USER_MODE_ONLY */};
+	struct uffdio_register reg = {.range = {.start = (uintptr_t)p, .len = len},
+				      .mode = UFFDIO_REGISTER_MODE_MISSING};
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		struct uffdio_api api = {.api = UFFD_API};
+		int fd = (int)syscall(SYS_userfaultfd, flags[i]);
+
+		if (fd < 0)
+			continue;
+		if (ioctl(fd, UFFDIO_API, &api) == 0 && ioctl(fd, UFFDIO_REGISTER, &reg) == 0)
+			return fd;
+		close(fd);
+	}
+	return -1;
+}
+
+/* Wait (up to 10 s) until some thread is blocked on a first touch of the region. */
+static bool uffd_someone_waits(int fd)
+{
+	struct pollfd pfd = {.fd = fd, .events = POLLIN};
+	struct uffd_msg msg;
+
+	return poll(&pfd, 1, 10000) == 1 && read(fd, &msg, sizeof(msg)) == (ssize_t)sizeof(msg) &&
+	       msg.event == UFFD_EVENT_PAGEFAULT;
+}
+
+/* Give the region the bytes of `from` (which wakes whoever waits on it). */
+static bool uffd_fill(int fd, void *p, const void *from, size_t len)
+{
+	struct uffdio_copy copy = {.dst = (uintptr_t)p, .src = (uintptr_t)from, .len = len};
+
+	return ioctl(fd, UFFDIO_COPY, &copy) == 0 && copy.copy == (int64_t)len;
+}
+
+/*
+ * Context A of `a` with its worker stuck inside a copy whose source is
+ * userfaultfd memory: the worker blocks on the first page until stuck_release.
+ */
+enum { STUCK_SZ = 64 << 10 };
+
+struct stuck {
+	uint8_t *mem;
+	int uffd;
+	struct doca_mmap *map;
+	struct doca_buf *s, *d;
+};
+
+/* false with the case skipped where userfaultfd is refused, or a failed check. */
+static bool stuck_start(struct stuck *st, struct env *a)
+{
+	st->mem = mmap(NULL, STUCK_SZ, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(st->mem != MAP_FAILED);
+	if (st->mem == MAP_FAILED)
+		return false;
+	st->uffd = uffd_open(st->mem, STUCK_SZ);
+	if (st->uffd < 0) {
+		sd_test_case_skip("userfaultfd is not available to this process");
+		munmap(st->mem, STUCK_SZ);
+		return false;
+	}
+	st->map = fx_mmap(a->f.dev, st->mem, STUCK_SZ, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	CHECK(st->map != NULL);
+	fx_fill(src_mem, STUCK_SZ, 13);
+	memset(dst_mem, 0, STUCK_SZ);
+	st->s = st->map != NULL ? fx_buf(&a->f, st->map, st->mem, STUCK_SZ, st->mem, STUCK_SZ) : NULL;
+	st->d = fx_buf(&a->f, a->md, dst_mem, STUCK_SZ, dst_mem, 0);
+	CHECK(st->s != NULL && st->d != NULL);
+	if (st->s == NULL || st->d == NULL)
+		return false; /* the case failed; its memory goes with the process */
+	CHECK_OK(doca_task_submit(fx_task(&a->f, st->s, st->d, 1000)));
+	CHECK(uffd_someone_waits(st->uffd));
+	return true; /* stuck_release frees it all, also after a failed check */
+}
+
+/* Let the worker go: A completes with the bytes the region got. */
+static void stuck_release(struct stuck *st, struct env *a)
+{
+	int before = count_events(FX_EV_SUCCESS);
+
+	CHECK(uffd_fill(st->uffd, st->mem, src_mem, STUCK_SZ));
+	CHECK(sd_progress_one(a->f.pe) == 1);
+	CHECK_EQ_U64(count_events(FX_EV_SUCCESS), before + 1);
+	CHECK(memcmp(dst_mem, src_mem, STUCK_SZ) == 0);
+	fx_put(st->s);
+	fx_put(st->d);
+	CHECK_OK(doca_mmap_destroy(st->map)); /* before its device closes */
+	close(st->uffd);
+	munmap(st->mem, STUCK_SZ);
+}
+
+static void a_waiting_program_serves_its_queue_while_the_worker_is_stuck(void)
+{
+	enum { SMALL = 256, AT = STUCK_SZ };
+	struct env a, b;
+	struct stuck st;
+	struct doca_buf *sb, *db;
+
+	REQUIRE(env_setup_on(&a, 0, 1));
+	REQUIRE(env_setup_on(&b, 0, 1)); /* SOFTDOCA_DMA_WORKERS=1: the same worker serves both */
+	fx_reset_events();
+	if (stuck_start(&st, &a)) {
+		fx_fill(src_mem + AT, SMALL, 17);
+		sb = fx_buf(&b.f, b.ms, src_mem + AT, SMALL, src_mem + AT, SMALL);
+		db = fx_buf(&b.f, b.md, dst_mem + AT, SMALL, dst_mem + AT, 0);
+		REQUIRE(sb != NULL && db != NULL);
+		/* B's task on the same worker: only this thread can make its copy now. */
+		CHECK_OK(doca_task_submit(fx_task(&b.f, sb, db, 1)));
+		CHECK(sd_progress_one(b.f.pe) == 1);
+		CHECK_EQ_U64(count_events(FX_EV_SUCCESS), 1);
+		CHECK(fx_nevents >= 1 && fx_events[fx_nevents - 1].a == 1);
+		CHECK(memcmp(dst_mem + AT, src_mem + AT, SMALL) == 0);
+		CHECK_EQ_U64(fx_data_len(db), SMALL);
+		fx_put(sb);
+		fx_put(db);
+		stuck_release(&st, &a);
+	}
+	env_teardown(&a);
+	env_teardown(&b);
+}
+
+static void stopping_a_context_while_its_worker_is_stuck_reports_every_task_once(void)
+{
+	enum { N = 32, SMALL = 512, AT = STUCK_SZ };
+	struct env a, b;
+	struct stuck st;
+	struct doca_buf *sb[N], *db[N];
+	enum doca_ctx_states state = DOCA_CTX_STATE_RUNNING;
+
+	REQUIRE(env_setup_on(&a, 0, 1));
+	REQUIRE(env_setup_on(&b, 0, N));
+	fx_reset_events();
+	if (stuck_start(&st, &a)) {
+		fx_fill(src_mem + AT, (size_t)N * SMALL, 19);
+		for (int i = 0; i < N; i++) {
+			size_t at = AT + (size_t)i * SMALL;
+
+			sb[i] = fx_buf(&b.f, b.ms, src_mem + at, SMALL, src_mem + at, SMALL);
+			db[i] = fx_buf(&b.f, b.md, dst_mem + at, SMALL, dst_mem + at, 0);
+			REQUIRE(sb[i] != NULL && db[i] != NULL);
+			CHECK_OK(doca_task_submit(fx_task(&b.f, sb[i], db[i], (uint64_t)i)));
+		}
+		/* The stop flushes B's tasks: this thread skips the copies the stuck worker cannot make. */
+		CHECK(doca_ctx_stop(b.f.ctx) == DOCA_ERROR_IN_PROGRESS);
+		fx_drain(&b.f);
+		CHECK_OK(doca_ctx_get_state(b.f.ctx, &state));
+		CHECK(state == DOCA_CTX_STATE_IDLE);
+		CHECK_EQ_U64(count_events(FX_EV_SUCCESS) + count_events(FX_EV_ERROR), N);
+		for (int i = 0; i < fx_nevents; i++) {
+			const struct fx_event *ev = &fx_events[i];
+
+			if (ev->kind == FX_EV_ERROR)
+				CHECK_ERR((doca_error_t)ev->b, DOCA_ERROR_SHUTDOWN);
+			if (ev->kind == FX_EV_SUCCESS) /* a reported copy is complete */
+				CHECK(memcmp(dst_mem + AT + ev->a * SMALL, src_mem + AT + ev->a * SMALL, SMALL) == 0);
+		}
+		for (int i = 0; i < N; i++) {
+			fx_put(sb[i]);
+			fx_put(db[i]);
+		}
+		stuck_release(&st, &a);
+	}
+	env_teardown(&a);
+	env_teardown(&b);
+}
+
 int main(int argc, char **argv)
 {
 	const char *group = argc > 1 ? argv[1] : "any";
@@ -743,6 +926,9 @@ int main(int argc, char **argv)
 		SD_RUN(stopping_under_load_reports_every_task_exactly_once);
 	} else if (strcmp(group, "bad-chaos") == 0) {
 		SD_RUN(malformed_chaos_warns_and_stays_off);
+	} else if (strcmp(group, "stalled") == 0) {
+		SD_RUN(a_waiting_program_serves_its_queue_while_the_worker_is_stuck);
+		SD_RUN(stopping_a_context_while_its_worker_is_stuck_reports_every_task_once);
 	} else {
 		fprintf(stderr, "unknown group %s\n", group);
 		return 2;

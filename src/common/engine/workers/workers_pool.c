@@ -258,8 +258,19 @@ struct sd_worker_view {
 };
 
 /* Take the current list of queues if it changed (once per loop, no lock otherwise). */
+static void sd_pool_free_retired(struct sd_engine_queue *q)
+{
+	while (q != NULL) {
+		struct sd_engine_queue *next = q->retired_next;
+
+		sd_wq_free(q);
+		q = next;
+	}
+}
+
 static void sd_worker_refresh(struct sd_worker *w, struct sd_worker_view *v)
 {
+	struct sd_engine_queue *retired;
 	uint32_t gen = atomic_load_explicit(&w->gen, memory_order_acquire);
 
 	if (gen == v->gen)
@@ -280,7 +291,10 @@ static void sd_worker_refresh(struct sd_worker *w, struct sd_worker_view *v)
 	v->n = w->nqueues;
 	v->gen = atomic_load_explicit(&w->gen, memory_order_relaxed);
 	atomic_store_explicit(&w->ack_gen, v->gen, memory_order_release);
+	retired = w->retired; /* not in the new list: nothing here looks at them any more */
+	w->retired = NULL;
 	pthread_mutex_unlock(&w->lock);
+	sd_pool_free_retired(retired);
 }
 
 /* One look at every queue: 0 when all were idle, else 1 + the bytes copied. */
@@ -317,6 +331,8 @@ static void sd_worker_sleep(struct sd_worker *w, const struct sd_worker_view *v,
 	atomic_store_explicit(&w->sleeping, 0, memory_order_relaxed);
 }
 
+_Thread_local bool sd_worker_thread;
+
 static void *sd_worker_main(void *arg)
 {
 	struct sd_worker *w = arg;
@@ -324,6 +340,8 @@ static void *sd_worker_main(void *arg)
 	uint64_t idle_since = 0;
 	bool worked = true;
 	unsigned turns = 0;
+
+	sd_worker_thread = true;
 
 	while (!atomic_load_explicit(&sd_pool.stopping, memory_order_relaxed)) {
 		uint64_t work;
@@ -351,7 +369,7 @@ static void *sd_worker_main(void *arg)
 		}
 		if (sd_workers_now_ns() - idle_since < sd_pool.spin_ns) {
 			/* Idle: let a thread that shares this CPU (the program's, perhaps) run now and then. */
-			if ((turns & 1023) == 0)
+			if ((turns & 63) == 0)
 				sched_yield();
 			continue;
 		}
@@ -479,6 +497,28 @@ bool sd_workers_attach(struct sd_engine_queue *q, const struct sd_device *node, 
 	return true;
 }
 
+static bool sd_worker_acked(struct sd_worker *w, uint32_t gen)
+{
+	return (int32_t)(atomic_load_explicit(&w->ack_gen, memory_order_acquire) - gen) >= 0;
+}
+
+/* Hand q to its worker to free at its next refresh; false when it already refreshed (free it now). */
+static bool sd_worker_retire(struct sd_worker *w, struct sd_engine_queue *q, uint32_t gen)
+{
+	bool retired = false;
+
+	pthread_mutex_lock(&w->lock);
+	if (!sd_worker_acked(w, gen)) { /* the refresh takes this lock: it will see q */
+		q->retired_next = w->retired;
+		w->retired = q;
+		retired = true;
+	}
+	pthread_mutex_unlock(&w->lock);
+	if (retired)
+		sd_worker_nudge_strict(w); /* a sleeping worker looks at its list once woken */
+	return retired;
+}
+
 void sd_workers_detach(struct sd_engine_queue *q)
 {
 	struct sd_worker *w = q->worker;
@@ -495,12 +535,18 @@ void sd_workers_detach(struct sd_engine_queue *q)
 	gen = atomic_fetch_add_explicit(&w->gen, 1, memory_order_release) + 1;
 	pthread_mutex_unlock(&w->lock);
 	pthread_mutex_unlock(&sd_pool.lock);
-	/* Wait until the worker serves the new list: then it no longer reads q. */
-	while (w->running && !atomic_load(&sd_pool.stopping) &&
-	       (int32_t)(atomic_load_explicit(&w->ack_gen, memory_order_acquire) - gen) < 0) {
+	/*
+	 * Until the worker serves the new list it may look at q.  While it is
+	 * making a pass of q itself, wait (its copy is into q's memory); while
+	 * it is elsewhere (another queue's long copy), leave q to it.
+	 */
+	while (w->running && !atomic_load(&sd_pool.stopping) && !sd_worker_acked(w, gen)) {
+		if (atomic_load_explicit(&q->serving, memory_order_acquire) == 0 && sd_worker_retire(w, q, gen))
+			return;
 		sd_worker_nudge_strict(w);
 		sched_yield();
 	}
+	sd_wq_free(q);
 }
 
 /* ---- fork and unload ---- */
@@ -517,6 +563,11 @@ static void sd_pool_after_fork_child(void)
 		struct sd_worker *w = &sd_pool.workers[i];
 
 		pthread_mutex_init(&w->lock, NULL);
+		/* A pass some thread of the parent was making will never end here: release its claim. */
+		for (uint32_t k = 0; k < w->nqueues; k++)
+			atomic_store(&w->queues[k]->serving, 0);
+		sd_pool_free_retired(w->retired); /* the thread that would have freed them is not here */
+		w->retired = NULL;
 		if (!w->running)
 			continue;
 		w->running = false;
@@ -550,6 +601,8 @@ static void sd_pool_shutdown(void)
 		sd_worker_wake_slow(w);
 		pthread_join(w->thread, NULL);
 		w->running = false;
+		sd_pool_free_retired(w->retired);
+		w->retired = NULL;
 		free(w->queues);
 		w->queues = NULL;
 		w->nqueues = 0;

@@ -11,12 +11,16 @@
  *   workers_pool.c   the threads: configuration, CPU placement, the serve
  *                    loop, spinning and sleeping on a futex, fork and exit
  *   workers_chaos.c  the optional completion delay (SOFTDOCA_DMA_CHAOS)
+ *   workers_help.c   a program thread that waits on a stalled worker (one
+ *                    that shares its CPU, or sleeps) serves the queue itself
  * and the card timing model (../card_timing.h) holds completions the same way.
  *
  * Ownership of a queue's memory, so that no lock is needed per task:
  *   - the program's thread writes ring entries, `tail` and its own cursor
  *     fields; it reads `done` and the per-slot failure words;
- *   - the worker reads ring entries up to `tail`, copies, writes the
+ *   - the server (the worker, or for one pass a program thread that found
+ *     the worker stalled, see workers_help.c) claims the queue with
+ *     `serving`, reads ring entries up to `tail`, copies, writes the
  *     failure word of a failed slot, then publishes `done` (release);
  *   - the hot fields of each side sit on their own cache lines.
  */
@@ -93,14 +97,19 @@ struct sd_engine_queue {
 	uint64_t arena_next;                   /* arena allocation cursor */
 	uint64_t arena_free;                   /* arena segments before this are free again */
 	uint32_t misses;                       /* polls of an unfinished copy since the last yield */
+	uint32_t stalled;                      /* polls since `done` last moved (workers_help.c) */
+	uint64_t stall_done;                   /* the worker's progress as those polls saw it (workers_help.c) */
+	uint32_t stall_limit;                  /* polls before this thread serves a pass (0: the most) */
 
-	/* ---- the worker only ---- */
-	_Alignas(SD_CACHE_LINE) uint64_t head; /* next entry to copy */
+	/* ---- the server only: the worker, or a program thread that helps (serving == 1) ---- */
+	_Alignas(SD_CACHE_LINE) _Atomic uint32_t serving; /* claimed for one pass (sd_wq_serve) */
+	uint64_t head;                         /* next entry to copy */
 	uint64_t copied;                       /* entries copied, not all published (chaos) */
 	uint64_t *ready_at;                    /* chaos: per ring position, when it may complete */
 	uint64_t chaos_state;                  /* chaos: the queue's random sequence */
 	uint64_t chaos_last;                   /* chaos: when the latest copied entry completes */
 	uint64_t card_last_end;                /* card model: when this machine finished the previous copy */
+	uint64_t batch_skip_until;             /* entries before this were offered to a batched remote copy */
 
 	/* ---- written rarely, read by both ---- */
 	_Alignas(SD_CACHE_LINE) struct sd_wq_entry *ring;
@@ -110,6 +119,7 @@ struct sd_engine_queue {
 	_Atomic int32_t *fail;      /* per slot: DOCA_SUCCESS or the failed copy's error */
 	_Atomic uint32_t flushing;  /* the context left RUNNING: skip the remaining copies */
 	struct sd_worker *worker;   /* the thread serving this queue */
+	struct sd_engine_queue *retired_next; /* detached, on its worker's `retired` list */
 	uint32_t chaos_max_ns;      /* 0: completions are published at once */
 	struct sd_card *card;       /* the modelled card (SOFTDOCA_CARD_TIMING), or NULL */
 	bool held;                  /* completions wait for ready_at (chaos or a card model) */
@@ -135,6 +145,7 @@ struct sd_worker {
 	uint32_t nqueues, cap;
 	_Atomic uint32_t gen;     /* bumped by every change of `queues` */
 	_Atomic uint32_t ack_gen; /* the generation the thread serves now */
+	struct sd_engine_queue *retired; /* detached queues it may still see: freed at its next refresh */
 	/* The thread. */
 	pthread_t thread;
 	bool running;
@@ -143,8 +154,15 @@ struct sd_worker {
 };
 
 /* workers_pool.c */
+/* True on the engine's own threads (read only when tracing: the trace names who made a pass). */
+extern _Thread_local bool sd_worker_thread;
 /* Attach `q` to a worker (starting threads as needed); false with a reason when none can run. */
 bool sd_workers_attach(struct sd_engine_queue *q, const struct sd_device *node, char *why, size_t why_len);
+/*
+ * Take `q` (every slot finished) off its worker and free it: at once when
+ * the worker no longer sees it, else at the worker's next look at its list,
+ * so that a worker stuck in another queue's copy never holds up a stop.
+ */
 void sd_workers_detach(struct sd_engine_queue *q);
 void sd_worker_wake_slow(struct sd_worker *w);
 /* The workers were stopped (the process is exiting): pollers serve their own queues. */
@@ -170,8 +188,13 @@ static inline void sd_worker_nudge_strict(struct sd_worker *w)
  * completions counts as work too).
  */
 uint64_t sd_wq_serve(struct sd_engine_queue *q);
+/* Free a queue nobody serves or looks at any more. */
+void sd_wq_free(struct sd_engine_queue *q);
 /* Entries of `q` waiting for the worker (published but not finished). */
 bool sd_wq_has_work(const struct sd_engine_queue *q);
+
+/* workers_help.c: the program's thread polled an unfinished copy of `q`; true when it served a pass itself. */
+bool sd_wq_help(struct sd_engine_queue *q);
 
 /* workers_chaos.c */
 uint32_t sd_chaos_max_ns(void);

@@ -127,6 +127,18 @@ static void sd_wq_publish_due(struct sd_engine_queue *q, uint64_t now_ns)
 	}
 }
 
+/*
+ * The trace track of this thread's copies for `q`: its worker's, or for a
+ * pass a waiting program made (workers_help.c) a track of its own, since
+ * the worker may be copying for another queue at the same time.
+ */
+#define SD_WQ_HELP_TRACK0 1024u
+
+static unsigned sd_wq_track(const struct sd_engine_queue *q)
+{
+	return sd_worker_thread ? q->worker->index : SD_WQ_HELP_TRACK0 + q->worker->index;
+}
+
 /* Which way an entry moves bytes, as the modelled card sees it. */
 static enum sd_card_dir sd_wq_dir(const struct sd_engine_queue *q, const struct sd_wq_entry *e)
 {
@@ -166,7 +178,7 @@ static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_e
 		uint64_t begin = arrive > q->card_last_end ? arrive : q->card_last_end;
 
 		if (t0 != 0) { /* SOFTDOCA_TRACE: this task's actual copy, and its modelled service on the card's track */
-			priv_doca_trace_worker_span(q->worker->index, "copy (actual)", t0, now);
+			priv_doca_trace_worker_span(sd_wq_track(q), "copy (actual)", t0, now);
 			priv_doca_trace_worker_span(SD_CARD_TRACE_TRACK0 + q->card->index, "service (modelled)", service,
 						    due - q->card->table.latency_ns);
 		}
@@ -232,9 +244,17 @@ static void sd_wq_batch_remote(struct sd_engine_queue *q, uint64_t head, uint64_
 	done = imp->remote->copy_many(imp, pieces, n, write);
 	for (uint32_t i = 0; i < done; i++)
 		q->ring[(head + i) & q->mask].kind = SD_WQ_BATCHED;
+	/*
+	 * A path that gains nothing from batching (the shared mapping) says so
+	 * by copying none: the rest of this run is not offered again entry by
+	 * entry, which would look at up to SD_WQ_MANY entries per copy.
+	 */
+	if (done == 0)
+		q->batch_skip_until = head + n;
 }
 
-uint64_t sd_wq_serve(struct sd_engine_queue *q)
+/* sd_wq_serve with the queue claimed: the worker's fields are this thread's. */
+static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q)
 {
 	uint64_t head = q->head;
 	uint64_t tail = atomic_load_explicit(&q->tail, memory_order_acquire);
@@ -258,7 +278,7 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 		uint64_t t0 = q->card != NULL && trace_t0 != 0 ? priv_doca_trace_now_ns() : 0;
 		doca_error_t err;
 
-		if (!flushing && e->kind == SD_WQ_JOB)
+		if (!flushing && e->kind == SD_WQ_JOB && head >= q->batch_skip_until)
 			sd_wq_batch_remote(q, head, tail);
 		err = flushing ? DOCA_SUCCESS : sd_wq_run(q, e);
 
@@ -281,7 +301,7 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 	if (q->held)
 		atomic_store_explicit(&q->held_copied, head, memory_order_release); /* after ready_at: see sd_wq_due */
 	if (trace_t0 != 0 && q->card == NULL) /* under a card model each copy has its own span */
-		priv_doca_trace_worker_span(q->worker->index, "copies", trace_t0, priv_doca_trace_now_ns());
+		priv_doca_trace_worker_span(sd_wq_track(q), "copies", trace_t0, priv_doca_trace_now_ns());
 	if (q->held) {
 		sd_wq_publish_due(q, sd_workers_now_ns());
 		return bytes + 1;
@@ -291,9 +311,28 @@ uint64_t sd_wq_serve(struct sd_engine_queue *q)
 	return bytes + 1;
 }
 
+/*
+ * Claim the queue for one pass, serve it, give it back.  The worker and a
+ * program thread that waits on a stalled worker (workers_help.c) may both
+ * come here; whoever finds it claimed does nothing.  One exchange per pass,
+ * not per entry, on a line only the worker writes while nobody helps.
+ */
+uint64_t sd_wq_serve(struct sd_engine_queue *q)
+{
+	uint64_t work;
+
+	if (atomic_exchange_explicit(&q->serving, 1, memory_order_acquire) != 0)
+		return 0;
+	work = sd_wq_serve_owned(q);
+	atomic_store_explicit(&q->serving, 0, memory_order_release);
+	return work;
+}
+
+/* `done` equals the worker's `copied` once published; it is read here because `copied` belongs to the server. */
 bool sd_wq_has_work(const struct sd_engine_queue *q)
 {
-	return q->copied != atomic_load_explicit(&q->tail, memory_order_acquire);
+	return atomic_load_explicit(&q->done, memory_order_acquire) !=
+	       atomic_load_explicit(&q->tail, memory_order_acquire);
 }
 
 /* ---- the program's side ---- */
@@ -419,21 +458,39 @@ static inline bool sd_wq_due(struct sd_engine_queue *q, uint64_t pos)
  */
 #define SD_WQ_MISSES_BEFORE_YIELD 256u
 
-static bool sd_wq_poll(struct sd_engine_queue *q, uint32_t slot, doca_error_t *status)
+static inline bool sd_wq_finished(struct sd_engine_queue *q, uint64_t pos)
 {
-	if (!sd_wq_passed(q, q->slot_pos[slot]) && !sd_wq_due(q, q->slot_pos[slot])) {
-		if (sd_workers_stopped()) {
-			(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
-			return false;
-		}
-		/* The program waits on this copy: make sure its worker is not asleep. */
-		sd_worker_nudge_strict(q->worker);
-		if (++q->misses == SD_WQ_MISSES_BEFORE_YIELD) {
-			q->misses = 0;
-			sched_yield();
-		}
+	return sd_wq_passed(q, pos) || sd_wq_due(q, pos);
+}
+
+/*
+ * The copy at `pos` is not finished: make sure someone serves the queue
+ * (this thread when the process is exiting or the worker is stalled), and
+ * give the CPU away now and then.  True when the copy finished meanwhile.
+ */
+static bool sd_wq_not_yet(struct sd_engine_queue *q, uint64_t pos)
+{
+	if (sd_workers_stopped()) {
+		(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
 		return false;
 	}
+	/* The program waits on this copy: make sure its worker is not asleep. */
+	sd_worker_nudge_strict(q->worker);
+	if (sd_wq_help(q))
+		return sd_wq_finished(q, pos);
+	if (++q->misses == SD_WQ_MISSES_BEFORE_YIELD) {
+		q->misses = 0;
+		sched_yield();
+	}
+	return false;
+}
+
+static bool sd_wq_poll(struct sd_engine_queue *q, uint32_t slot, doca_error_t *status)
+{
+	uint64_t pos = q->slot_pos[slot];
+
+	if (!sd_wq_finished(q, pos) && !sd_wq_not_yet(q, pos))
+		return false;
 	q->misses = 0;
 	*status = sd_wq_take_outcome(q, slot);
 	return true;
@@ -446,10 +503,9 @@ static void sd_wq_wait(struct sd_engine_queue *q, uint32_t slot)
 	/* The context left RUNNING: what is still queued will be flushed, so skip its copies. */
 	atomic_store_explicit(&q->flushing, 1, memory_order_relaxed);
 	while (!sd_wq_passed(q, pos)) {
-		if (sd_workers_stopped()) {
-			(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
+		/* Skipping is quick: serve it here unless the worker is in a pass (or the workers are gone). */
+		if (sd_wq_serve(q) != 0 || sd_workers_stopped())
 			continue;
-		}
 		sd_worker_nudge_strict(q->worker);
 		sched_yield();
 	}
@@ -488,7 +544,7 @@ static uint32_t sd_wq_arena_size(uint32_t depth)
 	return n > SD_WQ_ARENA_MAX ? SD_WQ_ARENA_MAX : (uint32_t)n;
 }
 
-static void sd_wq_free(struct sd_engine_queue *q)
+void sd_wq_free(struct sd_engine_queue *q)
 {
 	free(q->ring);
 	free(q->slot_pos);
@@ -558,8 +614,7 @@ static void sd_wq_close(struct sd_engine_queue *q)
 {
 	if (q == NULL)
 		return;
-	sd_workers_detach(q); /* returns once the worker no longer looks at q */
-	sd_wq_free(q);
+	sd_workers_detach(q); /* frees q now, or leaves it to a worker that may still look at it */
 }
 
 static const struct sd_engine_async sd_workers_async = {
