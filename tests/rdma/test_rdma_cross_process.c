@@ -12,33 +12,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rdma_pipes.h"
 #include "rdma_test.h"
 
 #define LEN 8192u
 #define RW (DOCA_ACCESS_FLAG_LOCAL_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE | \
 	    DOCA_ACCESS_FLAG_RDMA_ATOMIC)
-
-/* What the child sends: its connection blob and two RDMA descriptors, each length-prefixed. */
-static bool put_blob(int fd, const void *p, size_t n)
-{
-	uint32_t len = (uint32_t)n;
-	return write(fd, &len, 4) == 4 && write(fd, p, n) == (ssize_t)n;
-}
-
-static size_t get_blob(int fd, uint8_t *out, size_t cap)
-{
-	uint32_t len = 0;
-	if (read(fd, &len, 4) != 4 || len > cap)
-		return 0;
-	size_t got = 0;
-	while (got < len) {
-		ssize_t r = read(fd, out + got, len - got);
-		if (r <= 0)
-			return 0;
-		got += (size_t)r;
-	}
-	return len;
-}
 
 /* The child: export, connect to the parent's blob, then check what the parent did. */
 static int child(int to_parent, int from_parent)

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rdma_pipes.h"
 #include "rdma_test.h"
 
 #define LEN 8192u
@@ -23,30 +24,6 @@
 static uint8_t pattern(size_t i)
 {
 	return (uint8_t)(i * 13u + 1u);
-}
-
-static bool put_blob(int fd, const void *p, size_t n)
-{
-	uint32_t len = (uint32_t)n;
-
-	return write(fd, &len, 4) == 4 && write(fd, p, n) == (ssize_t)n;
-}
-
-static size_t get_blob(int fd, uint8_t *out, size_t cap)
-{
-	uint32_t len = 0;
-	size_t got = 0;
-
-	if (read(fd, &len, 4) != 4 || len > cap)
-		return 0;
-	while (got < len) {
-		ssize_t r = read(fd, out + got, len - got);
-
-		if (r <= 0)
-			return 0;
-		got += (size_t)r;
-	}
-	return len;
 }
 
 /* The host: export two buffers over PCI, wait, then check what the target wrote. */
