@@ -113,6 +113,8 @@ doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_connectio
 		free(conn);
 		return DOCA_ERROR_OPERATING_SYSTEM; /* logged by the publisher */
 	}
+	if (conn->self.at.net_family != 0)
+		conn->self.msg_port = sd_rdma_net_offer(rdma, func); /* peers elsewhere send over UCX */
 	atomic_init(&conn->state, SD_RDMA_CONN_EXPORTED);
 	atomic_init(&conn->peer, NULL);
 	sd_rdma_blob_encode(&conn->self, conn->blob);
@@ -230,6 +232,8 @@ doca_error_t sd_rdma_conn_join(struct doca_rdma_connection *conn, const void *bl
 	doca_error_t err = sd_rdma_peer_verify(conn, &id);
 	if (err != DOCA_SUCCESS)
 		return err;
+	if (conn->remote_net && sd_rdma_net_join(conn, &id, func) != DOCA_SUCCESS)
+		return DOCA_ERROR_CONNECTION_ABORTED; /* logged */
 	if (!conn->remote_net) {
 		err = id.pid == conn->self.pid ? sd_rdma_connect_local(conn, &id)
 						: sd_rdma_connect_outbox(conn, &id, id.ring_fd);
@@ -282,6 +286,7 @@ void sd_rdma_conn_free(struct doca_rdma_connection *conn)
 		}
 	sd_rdma_registry_remove_locked(conn);
 	pthread_mutex_unlock(&sd_rdma_registry_lock);
+	sd_rdma_net_conn_free(conn);
 	sd_rdma_conn_mark_closed(conn);
 	sd_rdma_ring_detach(&conn->inbox);
 	sd_rdma_ring_detach(&conn->outbox);

@@ -118,6 +118,10 @@ static void sd_rdma_post_message(struct sd_rdma_task *t, enum doca_rdma_opcode o
 	struct sd_rdma_slot *s = ring != NULL ? sd_rdma_ring_reserve(ring) : NULL;
 	uint8_t retry = sd_rdma_of_task(&t->base)->rnr_retry;
 
+	if (t->conn->remote_net) {
+		sd_rdma_net_send(t, opcode); /* a peer elsewhere: a UCX active message (rdma_net.c) */
+		return;
+	}
 	t->opcode = opcode;
 	if (s == NULL) {
 		sd_rdma_finish(t, ring == NULL ? DOCA_ERROR_NOT_CONNECTED : DOCA_ERROR_FULL);
