@@ -23,7 +23,9 @@
 #   cut_link_fails_sends_within_bound   the link goes down instead
 #
 # The engine comes from the environment (meson runs each case with the
-# default engine and with SOFTDOCA_DMA_WORKERS=1).
+# default engine and with SOFTDOCA_DMA_WORKERS=1).  With RDMA_MSG_ONE_MACHINE=1
+# both sides run in this namespace instead, with SOFTDOCA_XPROC_PATH=ucx (the
+# same UCX path over the loopback, no root needed; no link to cut there).
 set -uo pipefail
 
 case_name=${1:?usage: test_netns_rdma_msg.sh CASE}
@@ -34,12 +36,22 @@ DPU_PCI=0000:03:00.0
 # The liveness bound is 1 s; 2 s of slack keep a loaded 2-core machine from failing the case.
 BOUND_MS=3000
 
-nl_setup "rmsg${case_name//_/}"
+if [ "${RDMA_MSG_ONE_MACHINE:-0}" = 1 ]; then
+	[ "$case_name" = cut_link_fails_sends_within_bound ] && nl_skip "one machine has no link to cut"
+	[ "${SD_UCX_MODULE:-none}" != none ] && [ -f "$SD_UCX_MODULE" ] || nl_skip "built without the UCX transport"
+	WORK=$(mktemp -d "${TMPDIR:-/tmp}/softdoca-rmsg.XXXXXX") || nl_fail "no scratch folder"
+	trap 'rm -rf "$WORK"' EXIT
+	host_side=(env SOFTDOCA_XPROC_PATH=ucx)
+	dpu_side=(env SOFTDOCA_XPROC_PATH=ucx)
+else
+	nl_setup "rmsg${case_name//_/}"
+	host_side=(env SOFTDOCA_PEER="$ADDR_DPU" ip netns exec "$NS_HOST" unshare --pid --fork --mount-proc --kill-child)
+	dpu_side=(env SOFTDOCA_PEER="$ADDR_HOST" ip netns exec "$NS_DPU" unshare --pid --fork --mount-proc --kill-child)
+fi
 
-# receiver ARGS... - start the receiver in the host namespace; its output in $WORK/recv.out.
+# receiver ARGS... - start the receiver on the host side; its output in $WORK/recv.out.
 receiver() {
-	(exec env SOFTDOCA_PEER="$ADDR_DPU" SOFTDOCA_SDK_LOG=warning ip netns exec "$NS_HOST" \
-		unshare --pid --fork --mount-proc --kill-child \
+	(exec env SOFTDOCA_SDK_LOG=warning "${host_side[@]}" \
 		"$NETNS_RDMA_MSG" recv --dir "$WORK" --dev "$HOST_PCI" "$@" >"$WORK/recv.out" 2>"$WORK/recv.err") &
 	RECV_PID=$!
 	for _ in $(seq 1 400); do
@@ -53,14 +65,12 @@ receiver() {
 sender() {
 	local ops=$1
 	shift
-	OUT=$(timeout 90 env SOFTDOCA_PEER="$ADDR_HOST" SOFTDOCA_SDK_LOG=warning ip netns exec "$NS_DPU" \
-		unshare --pid --fork --mount-proc --kill-child \
+	OUT=$(timeout 90 env SOFTDOCA_SDK_LOG=warning "${dpu_side[@]}" \
 		"$NETNS_RDMA_MSG" send --dir "$WORK" --dev "$DPU_PCI" --ops "$ops" "$@" 2>"$WORK/send.err")
 }
 
 sender_bg() {
-	(exec timeout 90 env SOFTDOCA_PEER="$ADDR_HOST" SOFTDOCA_SDK_LOG=warning ip netns exec "$NS_DPU" \
-		unshare --pid --fork --mount-proc --kill-child \
+	(exec timeout 90 env SOFTDOCA_SDK_LOG=warning "${dpu_side[@]}" \
 		"$NETNS_RDMA_MSG" send --dir "$WORK" --dev "$DPU_PCI" --ops "$1" >"$WORK/send.out" 2>"$WORK/send.err") &
 	SEND_PID=$!
 }
