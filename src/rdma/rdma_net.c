@@ -304,10 +304,15 @@ static void sd_rdma_net_end(struct doca_rdma_connection *c, doca_error_t status,
 	if (nc == NULL || nc->ended)
 		return;
 	nc->ended = true;
-	if (tell && nc->out != NULL) {
+	if (tell) {
+		/* On both links, each after what it carried: the peer reads our last answers before the close. */
 		struct sd_rdma_net_hdr h = {.type = SD_RDMA_NET_CLOSE, .conn_id = c->remote.conn_id};
+		struct sd_rdma_net_hdr a = {.type = SD_RDMA_NET_CLOSE, .conn_id = nc->peer_id};
 		sd_rdma_net_flush_answer(c);
-		(void)sd_rdma_net_send_ctl(rdma, nc->out, &h);
+		if (nc->out != NULL)
+			(void)sd_rdma_net_send_ctl(rdma, nc->out, &h);
+		if (nc->in != NULL)
+			(void)sd_rdma_net_send_ctl(rdma, nc->in, &a);
 	}
 	if (nc->win != NULL)
 		sd_rdma_net_fail_sends(nc, status);
@@ -460,6 +465,8 @@ static bool sd_rdma_net_dispatch(struct doca_rdma_connection *c, void *link, con
 			sd_rdma_net_on_answer(c, h);
 		return false;
 	case SD_RDMA_NET_CLOSE:
+		if (on_in && nc->out != NULL)
+			return false; /* its twin on our own link comes after the peer's last answers: wait for it */
 		SD_LOG_INFO("connection %u: the peer (pid %u) disconnected or stopped; tasks on it fail with "
 			    "DOCA_ERROR_NOT_CONNECTED",
 			    c->id, c->remote.pid);
