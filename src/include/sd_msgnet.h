@@ -50,7 +50,10 @@ struct sd_msgnet_ops {
 	void (*link_set_arg)(void *link, void *link_arg);
 	/* Send one message: 0, or an errno (ECONNRESET: the link failed). */
 	int (*send)(void *link, const void *hdr, size_t hlen, const struct iovec *iov, size_t iovcnt);
-	/* Send a header of at most SD_MSGNET_CTL_LEN bytes, copied: 0, EAGAIN (the pool is busy, retry later) or ECONNRESET. */
+	/*
+	 * Send a header of at most SD_MSGNET_CTL_LEN bytes, copied first: 0, EAGAIN (the copies are all
+	 * in use: retry later) or ECONNRESET.
+	 */
 	int (*send_ctl)(void *link, const void *hdr, size_t hlen);
 	void (*release)(void *node, void *data);
 	/* Close a link: what was sent is flushed for a short while, then the link is cut. */
