@@ -25,6 +25,10 @@
  *                   bytes (seq 3)
  *         burst     48 sends of 64 bytes in flight at once (seq 100..147)
  *         big       a 16 KiB send, more than a posted receive holds
+ *         stopflush 8 sends the receiver holds (it posts nothing), then the
+ *                   context stops: "stopflush ok" when each is reported
+ *                   exactly once, flushed (DOCA_ERROR_SHUTDOWN); ends the
+ *                   context, so it comes last
  *         stream    64-byte sends one after the other until one fails (at
  *                   most 20 s): "running" after the first, then
  *                   "failed NAME after_ms=X" (X since the last success)
@@ -426,6 +430,31 @@ static doca_error_t nm_writeimm(struct nm_send *q)
 	return err;
 }
 
+static doca_error_t nm_stopflush(struct nm_send *q)
+{
+	struct nm_flight f[8];
+	int before = q->s.done;
+	double t0;
+
+	for (uint32_t i = 0; i < 8; i++)
+		if (nm_submit_send(q, (size_t)i * 64, 64, 200 + i, 0, NULL, &f[i]) != DOCA_SUCCESS)
+			return DOCA_ERROR_UNEXPECTED;
+	for (t0 = xt_now_ms(); xt_now_ms() - t0 < 100.0;)
+		doca_pe_progress(q->s.pe); /* the messages reach the receiver, which holds them */
+	if (q->s.done != before)
+		return DOCA_ERROR_UNEXPECTED; /* nothing may complete before the stop */
+	rt_stop(&q->s);
+	for (t0 = xt_now_ms(); xt_now_ms() - t0 < 200.0;)
+		doca_pe_progress(q->s.pe); /* a second report of any of them would come now */
+	int got = q->s.done - before;
+	doca_error_t last = q->s.status;
+	for (uint32_t i = 0; i < 8; i++)
+		nm_done(&f[i]);
+	if (got != 8)
+		printf("stopflush reported %d times for 8 sends\n", got);
+	return got == 8 && last == DOCA_ERROR_SHUTDOWN ? DOCA_SUCCESS : DOCA_ERROR_UNEXPECTED;
+}
+
 static void nm_stream(struct nm_send *q)
 {
 	double start = xt_now_ms(), last = start;
@@ -469,6 +498,8 @@ static void nm_op(struct nm_send *q, const char *op)
 		err = nm_burst(q);
 	else if (strcmp(op, "big") == 0)
 		err = nm_one(q, 16384, 4, 0, NULL);
+	else if (strcmp(op, "stopflush") == 0)
+		err = nm_stopflush(q);
 	if (err == DOCA_SUCCESS)
 		printf("%s ok\n", op);
 	else

@@ -17,6 +17,10 @@
 #                        after about that long
 #   late_receive_gets_the_held_message   the receive is posted 500 ms after
 #                        the send (within the 2 s budget): both succeed
+#   stop_flushes_each_send_once   8 sends the receiver holds (no receive
+#                        posted), then the sender stops its context: each
+#                        send is reported once, flushed; none reaches a
+#                        receive posted afterwards
 #   killed_receiver_fails_sends_within_bound   the receiver is SIGKILLed in
 #                        the middle of a stream of sends: a send fails with
 #                        DOCA_ERROR_NOT_CONNECTED within the liveness bound
@@ -137,6 +141,14 @@ late_receive_gets_the_held_message)
 	expect_line "send ok"
 	expect_recv "recv DOCA_SUCCESS op=0 len=64 imm=0 seq=1 content=ok"
 	stop_receiver
+	;;
+stop_flushes_each_send_once)
+	receiver --post 1 --post-after-ms 1500
+	sender stopflush
+	expect_line "stopflush ok"
+	sleep 1.5
+	stop_receiver
+	grep -q '^recv DOCA_SUCCESS' "$WORK/recv.out" && nl_fail "a flushed send still filled a receive: $(cat "$WORK/recv.out")"
 	;;
 killed_receiver_fails_sends_within_bound | cut_link_fails_sends_within_bound)
 	receiver --post 8
