@@ -255,16 +255,23 @@ doca_error_t sd_ucx_msg_connect(const char *func, void *node, const struct sd_xp
 	return DOCA_SUCCESS;
 }
 
-/* Report each failed link once (outside the UCX callbacks, where closing it is allowed). */
+/*
+ * Report each failed link once (outside the UCX callbacks, where closing it
+ * is allowed).  A report may close any links, so the scan starts over
+ * after each one.
+ */
 static void sd_ucx_msg_report_failures(struct sd_ucx_node *n)
 {
-	for (struct sd_ucx_link *l = n->links, *next; l != NULL; l = next) {
-		next = l->next; /* on_fail may close `l` */
-		if (l->failed && !l->reported) {
+	struct sd_ucx_link *l;
+
+	do {
+		for (l = n->links; l != NULL && !(l->failed && !l->reported); l = l->next)
+			;
+		if (l != NULL) {
 			l->reported = true;
 			n->cbs.on_fail(n->arg, l, l->arg);
 		}
-	}
+	} while (l != NULL);
 }
 
 static unsigned sd_ucx_msg_progress(void *node)
@@ -362,17 +369,23 @@ static void sd_ucx_msg_release(void *node, void *data)
 
 /*
  * Flush what was sent for a short while (a closing word to the peer), then
- * cut.  False when UCX did not let go of the endpoint in time: its error
- * handler may still run with the link, which must then stay allocated.
+ * cut the endpoint, which completes here whatever the peer does.  False
+ * when UCX did not let go of it in time: its error handler may still run
+ * with the link, which must then stay allocated.
  */
 static bool sd_ucx_link_end(struct sd_ucx_node *n, struct sd_ucx_link *l)
 {
 	ucp_request_param_t p = {.op_attr_mask = 0};
+	ucs_status_ptr_t flush = l->failed ? NULL : ucp_ep_flush_nbx(l->ep, &p);
+	uint64_t deadline = sd_ucx_now_ns() + SD_UCX_MSG_CLOSE_NS;
 
-	if (l->failed)
-		return sd_ucx_ep_close_force(n->worker, l->ep, SD_UCX_MSG_CLOSE_NS);
-	/* A flush that fails closes the endpoint too; one that times out is left to UCX. */
-	return sd_ucx_wait(n->worker, ucp_ep_close_nbx(l->ep, &p), SD_UCX_MSG_CLOSE_NS) != UCS_ERR_TIMED_OUT;
+	while (UCS_PTR_IS_PTR(flush) && ucp_request_check_status(flush) == UCS_INPROGRESS &&
+	       sd_ucx_now_ns() < deadline)
+		ucp_worker_progress(n->worker);
+	bool closed = sd_ucx_ep_close_force(n->worker, l->ep, SD_UCX_MSG_CLOSE_NS);
+	if (UCS_PTR_IS_PTR(flush))
+		ucp_request_free(flush); /* done, or failed by the cut: UCX releases it either way */
+	return closed;
 }
 
 static void sd_ucx_msg_link_close(void *node, void *link)
