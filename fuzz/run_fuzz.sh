@@ -95,6 +95,14 @@ seed_rdma_desc() {
 	printf '\002\130\001' >"$1/own-token"
 }
 
+# seed_rdma_net DIR - one record each (length 56, payload length): a send of 64 bytes, an answer for one message.
+seed_rdma_net() {
+	printf '\070\100\000SDNM\001\004\000\000\001\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000' >"$1/msg"
+	head -c 32 /dev/zero >>"$1/msg"
+	printf '\070\000\000SDNM\001\005\000\000\001\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000\001' >"$1/ans"
+	head -c 31 /dev/zero >>"$1/ans"
+}
+
 for t in $targets; do
 	corpus="$scratch/$t"
 	mkdir -p "$corpus"
@@ -106,6 +114,7 @@ for t in $targets; do
 	fuzz_rdma_desc) seed_rdma_desc "$corpus" ;;
 	fuzz_card_timing) extra="$here/fuzz/corpus/card_timing" ;;
 	fuzz_rdma_cm) seed_rdma_cm "$corpus" ;;
+	fuzz_rdma_net) seed_rdma_net "$corpus" ;;
 	esac
 	log="$scratch/$t.log"
 	# New inputs go to the first directory only: the committed corpus stays as it is.
