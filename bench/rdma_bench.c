@@ -10,8 +10,10 @@
  *       unless --no-raw.  Prints "ready", then connects to the blob the
  *       requester leaves in DIR/conn.dpu and says so in DIR/connected.
  *       Takes no part in the reads and writes, as a responder on a card
- *       does not; exits when its stdin closes.
- *   rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw]
+ *       does not; keeps MSG_RECVS receives of 64 B posted for the message
+ *       rate (reposting each from its completion); exits when its stdin
+ *       closes.
+ *   rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only]
  *       The requester (DPU side).  Starts its RDMA context, leaves its blob
  *       in DIR/conn.dpu, connects to DIR/conn.host, imports DIR/desc, and
  *       for 64 B, 4 KiB, 64 KiB, 1 MiB and 4 MiB reads and writes the
@@ -20,7 +22,11 @@
  *       does) and a raw ucp_get_nbx / ucp_put_nbx + flush.  Each point gives
  *       each method about S seconds (default 1) in ten alternating slices,
  *       so a busy machine slows both alike.  Prints MB/s, the RDMA/raw
- *       ratio, and the median latency of a 64 B operation.
+ *       ratio, and the median latency of a 64 B operation.  Then the
+ *       message rate of 64 B sends with MSG_INFLIGHT in flight, each
+ *       resubmitted from its completion, into receives the responder keeps
+ *       posted, against raw UCX active messages of 64 B with as many in
+ *       flight, in alternating slices: messages per second and the ratio.
  *
  * bench/ucx-bench.sh runs both sides (with PROGRAM=rdma_bench): in two
  * network namespaces, then in one.  Exit status 0 when every task
@@ -56,6 +62,9 @@
 #define RDMA_PERMS (DOCA_ACCESS_FLAG_RDMA_READ | DOCA_ACCESS_FLAG_RDMA_WRITE)
 
 static const size_t sizes[] = {64, 4096, 64 * 1024, MIB, 4 * MIB};
+#define MSG_SIZE 64u
+#define MSG_INFLIGHT 128u /* sends in flight in the message-rate row */
+#define MSG_RECVS MSG_INFLIGHT /* receives the responder keeps posted */
 
 /* One RDMA context with its connection, on its own PE. */
 struct side {
@@ -69,6 +78,13 @@ struct side {
 	uint64_t raddr;
 	int done;
 	doca_error_t status;
+	/* Message rate. */
+	struct doca_mmap *msg_map;
+	uint8_t *msg_mem;
+	bool sending;      /* completions resubmit their send */
+	unsigned inflight; /* sends submitted and not completed */
+	uint64_t msgs;     /* sends (requester) or receives (responder) completed well */
+	uint64_t msg_errors;
 };
 
 __attribute__((noreturn)) static void die(const char *what)
@@ -132,6 +148,37 @@ static void write_cb(struct doca_rdma_task_write *t, union doca_data tud, union 
 	task_done(doca_rdma_task_write_as_task(t), cud);
 }
 
+static void send_cb(struct doca_rdma_task_send *t, union doca_data tud, union doca_data cud)
+{
+	struct side *s = cud.ptr;
+	struct doca_task *task = doca_rdma_task_send_as_task(t);
+
+	(void)tud;
+	if (doca_task_get_status(task) == DOCA_SUCCESS)
+		s->msgs++;
+	else
+		s->msg_errors++;
+	if (s->sending && doca_task_submit(task) == DOCA_SUCCESS)
+		return;
+	s->inflight--;
+}
+
+static void receive_cb(struct doca_rdma_task_receive *t, union doca_data tud, union doca_data cud)
+{
+	struct side *s = cud.ptr;
+	struct doca_task *task = doca_rdma_task_receive_as_task(t);
+
+	(void)tud;
+	if (doca_task_get_status(task) != DOCA_SUCCESS) {
+		s->msg_errors++;
+		return; /* flushed at the end */
+	}
+	s->msgs++;
+	doca_buf_reset_data_len((struct doca_buf *)doca_rdma_task_receive_get_dst_buf(t));
+	if (doca_task_submit(task) != DOCA_SUCCESS)
+		s->msg_errors++;
+}
+
 /* Device, PE, a started RDMA context; its blob goes to DIR/blob_name. */
 static void side_start(struct side *s, const char *pci, const char *dir, const char *blob_name)
 {
@@ -147,6 +194,8 @@ static void side_start(struct side *s, const char *pci, const char *dir, const c
 	if (doca_rdma_set_permissions(s->rdma, RDMA_PERMS | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) != DOCA_SUCCESS ||
 	    doca_rdma_task_read_set_conf(s->rdma, read_cb, read_cb, 1) != DOCA_SUCCESS ||
 	    doca_rdma_task_write_set_conf(s->rdma, write_cb, write_cb, 1) != DOCA_SUCCESS ||
+	    doca_rdma_task_send_set_conf(s->rdma, send_cb, send_cb, MSG_INFLIGHT) != DOCA_SUCCESS ||
+	    doca_rdma_task_receive_set_conf(s->rdma, receive_cb, receive_cb, MSG_RECVS) != DOCA_SUCCESS ||
 	    doca_ctx_set_user_data(ctx, ud) != DOCA_SUCCESS || doca_pe_connect_ctx(s->pe, ctx) != DOCA_SUCCESS ||
 	    doca_ctx_start(ctx) != DOCA_SUCCESS || doca_rdma_export(s->rdma, &blob, &blob_len, &s->conn) != DOCA_SUCCESS)
 		die("cannot start the RDMA context");
@@ -160,6 +209,46 @@ static void side_connect(struct side *s, const char *dir, const char *peer_blob_
 
 	if (doca_rdma_connect(s->rdma, blob, n, s->conn) != DOCA_SUCCESS)
 		die("doca_rdma_connect refused the other side's blob");
+}
+
+/* A local map of `count` message buffers of MSG_SIZE bytes, and an inventory for them. */
+static void msg_buffers(struct side *s, unsigned count)
+{
+	s->msg_mem = aligned_alloc(4096, (size_t)count * MSG_SIZE);
+	if (s->msg_mem == NULL)
+		die("out of memory");
+	memset(s->msg_mem, 0x5a, (size_t)count * MSG_SIZE);
+	s->msg_map = bench_local_mmap(s->dev, s->msg_mem, (size_t)count * MSG_SIZE, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (s->msg_map == NULL || (s->inv == NULL && (doca_buf_inventory_create(count + 4, &s->inv) != DOCA_SUCCESS ||
+						      doca_buf_inventory_start(s->inv) != DOCA_SUCCESS)))
+		die("cannot set up the message buffers");
+}
+
+/* Message buffer `i`: empty (a receive's) or holding its MSG_SIZE bytes (a send's). */
+static struct doca_buf *msg_buf(struct side *s, unsigned i, bool full)
+{
+	struct doca_buf *b = NULL;
+	uint8_t *at = s->msg_mem + (size_t)i * MSG_SIZE;
+	doca_error_t err = full ? doca_buf_inventory_buf_get_by_data(s->inv, s->msg_map, at, MSG_SIZE, &b)
+				: doca_buf_inventory_buf_get_by_addr(s->inv, s->msg_map, at, MSG_SIZE, &b);
+
+	if (err != DOCA_SUCCESS)
+		die("no message buffer");
+	return b;
+}
+
+/* The responder posts MSG_RECVS receives once; each is posted again from its completion. */
+static void post_receives(struct side *s)
+{
+	union doca_data ud = {.u64 = 0};
+
+	msg_buffers(s, MSG_RECVS);
+	for (unsigned i = 0; i < MSG_RECVS; i++) {
+		struct doca_rdma_task_receive *t = NULL;
+		if (doca_rdma_task_receive_allocate_init(s->rdma, msg_buf(s, i, false), ud, &t) != DOCA_SUCCESS ||
+		    doca_task_submit(doca_rdma_task_receive_as_task(t)) != DOCA_SUCCESS)
+			die("cannot post the receives");
+	}
 }
 
 /* ---- responder ---- */
@@ -194,11 +283,12 @@ static int run_export(int argc, char **argv)
 	printf("ready\n");
 	fflush(stdout);
 	side_connect(&s, dir, "conn.dpu");
+	post_receives(&s);
 	put_file(dir, "connected", "1", 1);
-	/* A responder progresses its PE as a program would; reads and writes need nothing of it. */
-	for (;;) {
+	/* A responder progresses its PE as a program would; reads and writes need nothing of it, receives do. */
+	for (unsigned i = 0;; i++) {
 		doca_pe_progress(s.pe);
-		if (poll(&in, 1, 1) > 0 && (read(0, junk, sizeof(junk)) <= 0))
+		if ((i & 4095u) == 0 && poll(&in, 1, 0) > 0 && (read(0, junk, sizeof(junk)) <= 0))
 			break;
 	}
 	ucx_raw_quit();
@@ -223,7 +313,7 @@ static void import_remote(struct side *s, const char *dir, size_t len)
 		die("out of memory");
 	memset(s->mem, 0, len);
 	s->local = bench_local_mmap(s->dev, s->mem, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	if (s->local == NULL || doca_buf_inventory_create(4, &s->inv) != DOCA_SUCCESS ||
+	if (s->local == NULL || doca_buf_inventory_create(4 + MSG_INFLIGHT, &s->inv) != DOCA_SUCCESS ||
 	    doca_buf_inventory_start(s->inv) != DOCA_SUCCESS)
 		die("cannot set up the local buffer");
 }
@@ -279,6 +369,70 @@ static void rdma_run(struct side *s, bool put, size_t n, double seconds, struct 
 	doca_task_free(task);
 	doca_buf_dec_refcount(rb, NULL);
 	doca_buf_dec_refcount(lb, NULL);
+}
+
+/* MSG_INFLIGHT sends of MSG_SIZE bytes kept in flight for about `seconds`; adds messages and time to `a`. */
+static void send_run(struct side *s, struct doca_task **tasks, double seconds, struct acc *a)
+{
+	uint64_t t0 = now_ns(), end = t0 + (uint64_t)(seconds * 1e9), before = s->msgs;
+
+	s->sending = true;
+	for (unsigned i = 0; i < MSG_INFLIGHT; i++) {
+		if (doca_task_submit(tasks[i]) != DOCA_SUCCESS)
+			die("cannot submit a send");
+		s->inflight++;
+	}
+	while (now_ns() < end)
+		doca_pe_progress(s->pe);
+	s->sending = false;
+	while (s->inflight != 0)
+		doca_pe_progress(s->pe);
+	if (s->msg_errors != 0)
+		die("a send failed");
+	a->bytes += (double)(s->msgs - before);
+	a->seconds += (double)(now_ns() - t0) / 1e9;
+}
+
+/* The send tasks of the message-rate row, one buffer each. */
+static void send_tasks(struct side *s, struct doca_task **tasks)
+{
+	union doca_data ud = {.u64 = 0};
+
+	msg_buffers(s, MSG_INFLIGHT);
+	for (unsigned i = 0; i < MSG_INFLIGHT; i++) {
+		struct doca_rdma_task_send *t = NULL;
+		if (doca_rdma_task_send_allocate_init(s->rdma, s->conn, msg_buf(s, i, true), ud, &t) != DOCA_SUCCESS)
+			die("cannot allocate the sends");
+		tasks[i] = doca_rdma_task_send_as_task(t);
+	}
+}
+
+static void message_rate(const char *label, struct side *s, bool raw, double seconds)
+{
+	static struct doca_task *tasks[MSG_INFLIGHT];
+	struct acc ra = {0}, da = {0};
+
+	send_tasks(s, tasks);
+	for (int slice = 0; slice < SLICES; slice++) {
+		uint64_t t0 = now_ns();
+		if (raw) {
+			/* The raw server's thread spins in its own slices only, as the responder's PE serves ours. */
+			ucx_raw_spin(true);
+			t0 = now_ns();
+			ra.bytes += (double)ucx_raw_am_run(s->msg_mem, MSG_SIZE, MSG_INFLIGHT, seconds / SLICES);
+			ra.seconds += (double)(now_ns() - t0) / 1e9;
+			ucx_raw_spin(false);
+		}
+		send_run(s, tasks, seconds / SLICES, &da);
+	}
+	double raw_rate = raw ? ra.bytes / ra.seconds / 1e6 : 0, rdma_rate = da.bytes / da.seconds / 1e6;
+	if (raw)
+		printf("%-8s %-5s %9u %9.3f Mmsg/s %9.3f Mmsg/s %6.2fx  (send->receive, %u in flight, vs raw UCX AM)\n",
+		       label, "send", MSG_SIZE, raw_rate, rdma_rate, rdma_rate / raw_rate, MSG_INFLIGHT);
+	else
+		printf("%-8s %-5s %9u %16s %9.3f Mmsg/s  (send->receive, %u in flight)\n", label, "send", MSG_SIZE, "-",
+		       rdma_rate, MSG_INFLIGHT);
+	fflush(stdout);
 }
 
 static void raw_run(uint8_t *local, bool put, size_t n, double seconds, struct acc *a)
@@ -351,7 +505,7 @@ static int run_import(int argc, char **argv)
 		bad += !pattern_ok(s.mem, len);
 	}
 	printf("%-8s %-5s %9s %12s %12s %7s\n", "path", "op", "size", "raw MB/s", "RDMA MB/s", "RDMA/raw");
-	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]) && !flag(argc, argv, "--messages-only"); i++) {
 		for (int put = 0; put < 2; put++) {
 			memset(&ra, 0, sizeof(ra));
 			memset(&da, 0, sizeof(da));
@@ -363,6 +517,7 @@ static int run_import(int argc, char **argv)
 			print_point(label, raw, put, sizes[i], &ra, &da);
 		}
 	}
+	message_rate(label, &s, raw, seconds);
 	if (bad != 0)
 		fprintf(stderr, "rdma_bench: the bytes read did not match the responder's\n");
 	return bad != 0;
@@ -375,7 +530,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "import") == 0)
 		return run_import(argc, argv);
 	fprintf(stderr, "usage: rdma_bench export --dir DIR [--size BYTES] [--no-raw]\n"
-			"       rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw]\n"
+			"       rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only]\n"
 			"(PROGRAM=rdma_bench bench/ucx-bench.sh runs both sides)\n");
 	return 2;
 }

@@ -20,6 +20,8 @@
 
 #define AM_RKEY 7u
 #define AM_HELLO 8u
+#define AM_MSG 9u  /* the message-rate baseline: counted and dropped by the server */
+#define AM_SPIN 10u /* one byte: whether the server spins (1) or sleeps when idle (0) */
 #define SPIN_NS 2000000ull
 
 __attribute__((noreturn)) static void die(const char *what)
@@ -71,8 +73,9 @@ static struct {
 	size_t rkey_len;
 	uint8_t *buf;
 	size_t len;
-	bool spin;
+	atomic_bool spin;
 	atomic_bool quit;
+	atomic_ulong msgs; /* AM_MSG messages received */
 } srv;
 
 static void srv_conn(ucp_conn_request_h req, void *arg)
@@ -104,6 +107,21 @@ static ucs_status_t srv_hello(void *arg, const void *h, size_t hl, void *d, size
 	return UCS_OK;
 }
 
+static ucs_status_t srv_msg(void *arg, const void *h, size_t hl, void *d, size_t l, const ucp_am_recv_param_t *prm)
+{
+	(void)arg, (void)h, (void)hl, (void)d, (void)l, (void)prm;
+	atomic_fetch_add_explicit(&srv.msgs, 1, memory_order_relaxed);
+	return UCS_OK;
+}
+
+static ucs_status_t srv_spin(void *arg, const void *h, size_t hl, void *d, size_t l, const ucp_am_recv_param_t *prm)
+{
+	(void)arg, (void)h, (void)hl, (void)prm;
+	if (l == 1)
+		atomic_store(&srv.spin, *(const uint8_t *)d != 0);
+	return UCS_OK;
+}
+
 static void *srv_main(void *arg)
 {
 	uint64_t last = now_ns();
@@ -120,7 +138,7 @@ static void *srv_main(void *arg)
 			last = now_ns();
 			continue;
 		}
-		if (!srv.spin && now_ns() - last > SPIN_NS && ucp_worker_arm(srv.worker) == UCS_OK) {
+		if (!atomic_load(&srv.spin) && now_ns() - last > SPIN_NS && ucp_worker_arm(srv.worker) == UCS_OK) {
 			struct pollfd p = {.fd = efd, .events = POLLIN};
 			uint64_t silent = now_ns() - last;
 
@@ -141,6 +159,13 @@ void ucx_raw_serve(uint8_t *buf, size_t len, const char *bind_ip, bool spin)
 		.flags = UCP_AM_FLAG_WHOLE_MSG,
 		.cb = srv_hello,
 	};
+	ucp_am_handler_param_t mh = {
+		.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_FLAGS,
+		.id = AM_MSG,
+		.flags = UCP_AM_FLAG_WHOLE_MSG,
+		.cb = srv_msg,
+	};
+	ucp_am_handler_param_t sh = mh;
 	ucp_mem_map_params_t mp = {.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
 				   .address = srv.buf,
 				   .length = srv.len};
@@ -154,13 +179,17 @@ void ucx_raw_serve(uint8_t *buf, size_t len, const char *bind_ip, bool spin)
 
 	srv.buf = buf;
 	srv.len = len;
-	srv.spin = spin;
+	sh.id = AM_SPIN;
+	sh.cb = srv_spin;
+	atomic_store(&srv.spin, spin);
 	mp.address = buf;
 	mp.length = len;
 	inet_pton(AF_INET, bind_ip, &sa.sin_addr);
 	srv.ctx = raw_context();
 	if (ucp_worker_create(srv.ctx, &wp, &srv.worker) != UCS_OK ||
 	    ucp_worker_set_am_recv_handler(srv.worker, &hp) != UCS_OK ||
+	    ucp_worker_set_am_recv_handler(srv.worker, &mh) != UCS_OK ||
+	    ucp_worker_set_am_recv_handler(srv.worker, &sh) != UCS_OK ||
 	    ucp_mem_map(srv.ctx, &mp, &srv.memh) != UCS_OK ||
 	    ucp_rkey_pack(srv.ctx, srv.memh, &srv.rkey, &srv.rkey_len) != UCS_OK ||
 	    ucp_listener_create(srv.worker, &lp, &srv.listener) != UCS_OK)
@@ -243,6 +272,46 @@ void ucx_raw_op(bool put, uint8_t *local, size_t n)
 	}
 }
 
+static void cli_msg_sent(void *request, ucs_status_t status, void *user_data)
+{
+	(void)status;
+	(*(unsigned *)user_data)--;
+	ucp_request_free(request);
+}
+
+uint64_t ucx_raw_am_run(const uint8_t *local, size_t n, unsigned inflight, double seconds)
+{
+	unsigned busy = 0;
+	uint64_t sent = 0, end = now_ns() + (uint64_t)(seconds * 1e9);
+	ucp_request_param_t p = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA | UCP_OP_ATTR_FIELD_FLAGS,
+		.flags = UCP_AM_SEND_FLAG_EAGER,
+		.cb.send = cli_msg_sent,
+		.user_data = &busy,
+	};
+
+	while (now_ns() < end) {
+		for (unsigned k = 0; k < inflight && busy < inflight; k++) { /* one window per turn: time is checked */
+			ucs_status_ptr_t req = ucp_am_send_nbx(cli.ep, AM_MSG, NULL, 0, local, n, &p);
+			if (UCS_PTR_IS_ERR(req))
+				die("a raw active message failed");
+			busy += req != NULL;
+			sent++;
+		}
+		ucp_worker_progress(cli.worker);
+	}
+	while (busy != 0)
+		ucp_worker_progress(cli.worker);
+	return sent;
+}
+
+void ucx_raw_spin(bool spin)
+{
+	uint8_t on = spin;
+	ucp_request_param_t p = {.op_attr_mask = 0};
+
+	wait_req(cli.worker, ucp_am_send_nbx(cli.ep, AM_SPIN, NULL, 0, &on, 1, &p));
+}
 
 void ucx_raw_quit(void)
 {

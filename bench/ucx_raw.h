@@ -51,4 +51,15 @@ void ucx_raw_connect_from(const char *dir);
 /* One get (put == false) or put + flush of n bytes at the start of the served buffer. */
 void ucx_raw_op(bool put, uint8_t *local, size_t n);
 
+/*
+ * Send `n`-byte active messages from `local` to the server for about
+ * `seconds`, keeping up to `inflight` of them unfinished (a message is
+ * finished when UCX is done with its buffer; the server counts and drops
+ * each).  Returns how many were sent.
+ */
+uint64_t ucx_raw_am_run(const uint8_t *local, size_t n, unsigned inflight, double seconds);
+
+/* Make the server spin, or sleep when idle (its thread then leaves the CPU to the other method's slices). */
+void ucx_raw_spin(bool spin);
+
 #endif /* UCX_RAW_H */

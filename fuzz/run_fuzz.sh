@@ -8,7 +8,8 @@
 # timing tables), fuzz_comch_fp (the Comch fast path's frames and post queue),
 # fuzz_rdma_blob (DOCA RDMA's connection blob), fuzz_rdma_desc (the RDMA
 # export descriptor and the tasks run through its import), fuzz_rdma_cm (the RDMA
-# connection manager's handshake messages); default all of them.  Configures BUILD_DIR (default build-fuzz)
+# connection manager's handshake messages), fuzz_rdma_net (the headers of RDMA
+# messages across namespaces); default all of them.  Configures BUILD_DIR (default build-fuzz)
 # with clang when needed, builds the targets and runs each for SECONDS
 # (default 30) on a scratch corpus: fuzz_import's is seeded with a few
 # descriptors, fuzz_api's with the committed corpus fuzz/corpus/api (read,
@@ -24,7 +25,7 @@ secs=${1:-30}
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-"$here/build-fuzz"}
 [ $# -ge 2 ] && shift 2 || shift $#
-targets=${*:-fuzz_import fuzz_api fuzz_sync_event fuzz_card_timing fuzz_comch_fp fuzz_rdma_blob fuzz_rdma_desc fuzz_rdma_cm}
+targets=${*:-fuzz_import fuzz_api fuzz_sync_event fuzz_card_timing fuzz_comch_fp fuzz_rdma_blob fuzz_rdma_desc fuzz_rdma_cm fuzz_rdma_net}
 
 if ! command -v clang >/dev/null 2>&1; then
 	echo "SKIP: clang is not installed"
@@ -94,6 +95,14 @@ seed_rdma_desc() {
 	printf '\002\130\001' >"$1/own-token"
 }
 
+# seed_rdma_net DIR - one record each (length 56, payload length): a send of 64 bytes, an answer for one message.
+seed_rdma_net() {
+	printf '\070\100\000SDNM\001\004\000\000\001\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000' >"$1/msg"
+	head -c 32 /dev/zero >>"$1/msg"
+	printf '\070\000\000SDNM\001\005\000\000\001\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000\001' >"$1/ans"
+	head -c 31 /dev/zero >>"$1/ans"
+}
+
 for t in $targets; do
 	corpus="$scratch/$t"
 	mkdir -p "$corpus"
@@ -105,6 +114,7 @@ for t in $targets; do
 	fuzz_rdma_desc) seed_rdma_desc "$corpus" ;;
 	fuzz_card_timing) extra="$here/fuzz/corpus/card_timing" ;;
 	fuzz_rdma_cm) seed_rdma_cm "$corpus" ;;
+	fuzz_rdma_net) seed_rdma_net "$corpus" ;;
 	esac
 	log="$scratch/$t.log"
 	# New inputs go to the first directory only: the committed corpus stays as it is.

@@ -15,7 +15,8 @@
  *  112 u8 network family (0 none, 4, 6)  113 u8 zero  114 u16 port
  *  116 u8[16] network address    132 u32 presence generation
  *  136 u64 presence export id    144 u64 presence record address
- *  152 u32 zero                  156 u32 checksum (FNV-1a of bytes 0..155)
+ *  152 u16 message port (0: takes no messages from elsewhere, rdma_net.h)
+ *  154 u16 zero                  156 u32 checksum (FNV-1a of bytes 0..155)
  * Bytes 36..71 name the connection end's inbox ring, which a sender in
  * another process of this machine maps (rdma_ring.h); bytes 80..155 say
  * where the end runs and how a peer in another namespace or on another
@@ -111,7 +112,7 @@ static void sd_rdma_blob_get_where(const uint8_t *b, struct sd_presence_ref *at)
 static bool sd_rdma_blob_reserved_zero(const uint8_t *b)
 {
 	return b[6] == 0 && b[7] == 0 && sd_get64(b + 56) == 0 && sd_get64(b + 72) == 0 && b[113] == 0 &&
-	       sd_get32(b + 152) == 0;
+	       sd_get16(b + 154) == 0;
 }
 
 void sd_rdma_blob_encode(const struct sd_rdma_conn_ident *id, uint8_t out[SD_RDMA_BLOB_LEN])
@@ -128,6 +129,7 @@ void sd_rdma_blob_encode(const struct sd_rdma_conn_ident *id, uint8_t out[SD_RDM
 	memcpy(out + 40, id->token, SD_RDMA_TOKEN_LEN);
 	sd_put64(out + 64, id->ring_bytes);
 	sd_rdma_blob_put_where(&id->at, out);
+	sd_put16(out + 152, id->msg_port);
 	sd_put32(out + SD_RDMA_BLOB_SUM_OFF, sd_fnv1a(out, SD_RDMA_BLOB_SUM_OFF));
 }
 
@@ -166,6 +168,7 @@ const char *sd_rdma_blob_decode(const void *blob, size_t len, struct sd_rdma_con
 	id->ring_bytes = sd_get64(b + 64);
 	uint32_t fd = sd_get32(b + 36);
 	sd_rdma_blob_get_where(b, &id->at);
+	id->msg_port = sd_get16(b + 152);
 	if (id->pid == 0)
 		return "names no process";
 	if (fd > SD_RDMA_BLOB_MAX_FD || id->ring_bytes != sd_rdma_ring_bytes())

@@ -115,6 +115,8 @@ doca_error_t sd_rdma_conn_new(struct doca_rdma *rdma, struct doca_rdma_connectio
 		free(conn);
 		return DOCA_ERROR_OPERATING_SYSTEM; /* logged by the publisher */
 	}
+	if (conn->self.at.net_family != 0)
+		conn->self.msg_port = sd_rdma_net_offer(rdma, func); /* peers elsewhere send over UCX */
 	atomic_init(&conn->state, SD_RDMA_CONN_EXPORTED);
 	atomic_init(&conn->peer, NULL);
 	sd_rdma_blob_encode(&conn->self, conn->blob);
@@ -232,6 +234,8 @@ doca_error_t sd_rdma_conn_join(struct doca_rdma_connection *conn, const void *bl
 	doca_error_t err = sd_rdma_peer_verify(conn, &id);
 	if (err != DOCA_SUCCESS)
 		return err;
+	if (conn->remote_net && sd_rdma_net_join(conn, &id, func) != DOCA_SUCCESS)
+		return DOCA_ERROR_CONNECTION_ABORTED; /* logged */
 	if (!conn->remote_net) {
 		err = id.pid == conn->self.pid ? sd_rdma_connect_local(conn, &id)
 						: sd_rdma_connect_outbox(conn, &id, id.ring_fd);
@@ -284,6 +288,7 @@ void sd_rdma_conn_free(struct doca_rdma_connection *conn)
 		}
 	sd_rdma_registry_remove_locked(conn);
 	pthread_mutex_unlock(&sd_rdma_registry_lock);
+	sd_rdma_net_conn_free(conn);
 	sd_rdma_conn_mark_closed(conn);
 	sd_rdma_wake_conn_close(conn);
 	sd_rdma_ring_detach(&conn->inbox);

@@ -119,6 +119,10 @@ static void sd_rdma_post_message(struct sd_rdma_task *t, enum doca_rdma_opcode o
 	struct sd_rdma_slot *s = ring != NULL ? sd_rdma_ring_reserve(ring) : NULL;
 	uint8_t retry = sd_rdma_of_task(&t->base)->rnr_retry;
 
+	if (t->conn->remote_net) {
+		sd_rdma_net_send(t, opcode); /* a peer elsewhere: a UCX active message (rdma_net.c) */
+		return;
+	}
 	t->opcode = opcode;
 	if (s == NULL) {
 		sd_rdma_finish(t, ring == NULL ? DOCA_ERROR_NOT_CONNECTED : DOCA_ERROR_FULL);
@@ -308,24 +312,28 @@ static void sd_rdma_invoke(struct doca_task *task, union doca_data task_ud, unio
 	((void (*)(struct doca_task *, union doca_data, union doca_data))cb)(task, task_ud, ctx_ud);
 }
 
-#define SD_RDMA_OPS(tname, vfn, indep)                                                                      \
+#define SD_RDMA_OPS(tname, vfn, indep, pollfn)                                                              \
 	{                                                                                                   \
 		.name = tname, .task_size = sizeof(struct sd_rdma_task), .validate = vfn,                   \
 		.on_submit = sd_rdma_on_submit, .complete = sd_rdma_complete, .cancel = sd_rdma_cancel,     \
-		.poll = sd_rdma_poll, .invoke = sd_rdma_invoke, .failure_is_fatal = false,                  \
+		.poll = pollfn, .invoke = sd_rdma_invoke, .failure_is_fatal = false,                        \
 		.independent = indep,                                                                       \
 	}
 
+/*
+ * A receive is made ready by the matching on this thread, never by polling: no poll hook, so the PE's
+ * scan past a long receive queue costs no call per posted receive.
+ */
 const struct sd_task_ops sd_rdma_task_ops[SD_RDMA_NUM_TYPES] = {
-	[SD_RDMA_RECEIVE] = SD_RDMA_OPS("receive", sd_rdma_validate_receive, true),
-	[SD_RDMA_SEND] = SD_RDMA_OPS("send", sd_rdma_validate_send, false),
-	[SD_RDMA_SEND_IMM] = SD_RDMA_OPS("send with immediate", sd_rdma_validate_send, false),
-	[SD_RDMA_READ] = SD_RDMA_OPS("read", sd_rdma_validate_read, false),
-	[SD_RDMA_WRITE] = SD_RDMA_OPS("write", sd_rdma_validate_write, false),
-	[SD_RDMA_WRITE_IMM] = SD_RDMA_OPS("write with immediate", sd_rdma_validate_write_imm, false),
-	[SD_RDMA_CMP_SWP] = SD_RDMA_OPS("atomic compare-and-swap", sd_rdma_validate_atomic, false),
-	[SD_RDMA_FETCH_ADD] = SD_RDMA_OPS("atomic fetch-and-add", sd_rdma_validate_atomic, false),
-	[SD_RDMA_SE_GET] = SD_RDMA_OPS("remote-net sync event get", sd_rdma_validate_sync_event, false),
-	[SD_RDMA_SE_SET] = SD_RDMA_OPS("remote-net sync event notify-set", sd_rdma_validate_sync_event, false),
-	[SD_RDMA_SE_ADD] = SD_RDMA_OPS("remote-net sync event notify-add", sd_rdma_validate_sync_event, false),
+	[SD_RDMA_RECEIVE] = SD_RDMA_OPS("receive", sd_rdma_validate_receive, true, NULL),
+	[SD_RDMA_SEND] = SD_RDMA_OPS("send", sd_rdma_validate_send, false, sd_rdma_poll),
+	[SD_RDMA_SEND_IMM] = SD_RDMA_OPS("send with immediate", sd_rdma_validate_send, false, sd_rdma_poll),
+	[SD_RDMA_READ] = SD_RDMA_OPS("read", sd_rdma_validate_read, false, sd_rdma_poll),
+	[SD_RDMA_WRITE] = SD_RDMA_OPS("write", sd_rdma_validate_write, false, sd_rdma_poll),
+	[SD_RDMA_WRITE_IMM] = SD_RDMA_OPS("write with immediate", sd_rdma_validate_write_imm, false, sd_rdma_poll),
+	[SD_RDMA_CMP_SWP] = SD_RDMA_OPS("atomic compare-and-swap", sd_rdma_validate_atomic, false, sd_rdma_poll),
+	[SD_RDMA_FETCH_ADD] = SD_RDMA_OPS("atomic fetch-and-add", sd_rdma_validate_atomic, false, sd_rdma_poll),
+	[SD_RDMA_SE_GET] = SD_RDMA_OPS("remote-net sync event get", sd_rdma_validate_sync_event, false, sd_rdma_poll),
+	[SD_RDMA_SE_SET] = SD_RDMA_OPS("remote-net sync event notify-set", sd_rdma_validate_sync_event, false, sd_rdma_poll),
+	[SD_RDMA_SE_ADD] = SD_RDMA_OPS("remote-net sync event notify-add", sd_rdma_validate_sync_event, false, sd_rdma_poll),
 };

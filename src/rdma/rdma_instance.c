@@ -80,6 +80,7 @@ static void sd_rdma_release(struct doca_ctx *ctx)
 
 	if (rdma->cm != NULL)
 		sd_rdma_cm_release(rdma);
+	sd_rdma_net_release(rdma);
 	sd_rdma_conns_release(rdma);
 	sd_rdma_wake_release(rdma);
 }
@@ -88,6 +89,7 @@ static void sd_rdma_on_stopping(struct doca_ctx *ctx)
 {
 	struct doca_rdma *rdma = (struct doca_rdma *)ctx;
 
+	sd_rdma_net_stopping(rdma);
 	sd_rdma_conns_stopping(rdma);
 	if (rdma->cm != NULL)
 		sd_rdma_cm_stopping(rdma);
@@ -99,6 +101,7 @@ static bool sd_rdma_event_pending(struct doca_ctx *ctx)
 
 	if (ctx->state != DOCA_CTX_STATE_RUNNING)
 		return false;
+	sd_rdma_net_progress(rdma); /* completes sends and fills receives in place: nothing to dispatch */
 	if (sd_rdma_inbox_pending(rdma) || (rdma->cm != NULL && sd_rdma_cm_pending(rdma)))
 		return true;
 	/* Nothing to report and the program is about to sleep on its handle: arrange to be woken. */

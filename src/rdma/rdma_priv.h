@@ -66,12 +66,15 @@ struct sd_rdma_conn_ident {
 	int32_t ring_fd;     /* descriptor of the inbox ring in the process `pid` */
 	uint64_t ring_bytes; /* its size: sd_rdma_ring_bytes() */
 	struct sd_presence_ref at; /* where the end runs, and how a peer elsewhere checks it (rdma_peer.c) */
+	uint16_t msg_port; /* the context's message node (rdma_net.h); 0 when it takes no messages from elsewhere */
 };
 
 struct doca_rdma_connection;
 struct sd_rdma_cm;
 struct sd_rdma_cm_link;
 struct sd_rdma_wake;
+struct sd_rdma_net;
+struct sd_rdma_net_conn;
 
 /* A connection whose peer shows no sign of life is looked at again after this long (NOT_CONNECTED bound). */
 #define SD_RDMA_WATCH_PERIOD_NS 10000000ull
@@ -100,6 +103,7 @@ struct doca_rdma_connection {
 	uint8_t presence_rec[SD_PRESENCE_REC_LEN] __attribute__((aligned(8)));
 	int peer_wake_fd1; /* the peer's wake pipe opened here, plus one; 0: not yet, -1: cannot (rdma_wake.c) */
 	int peer_pidfd1;   /* a pidfd of the peer's process, watched while we sleep, plus one; 0: none, -1: cannot */
+	struct sd_rdma_net_conn *net; /* messages to and from a peer elsewhere (rdma_net.c); NULL when none */
 };
 
 struct doca_rdma_addr {
@@ -140,6 +144,7 @@ struct doca_rdma {
 	struct sd_rdma_task *rq_tail;
 	struct sd_rdma_cm *cm; /* connection manager, made on first use (rdma_cm.h) */
 	struct sd_rdma_wake *wake; /* wake-ups of a sleeping PE, made on first use (rdma_wake.h) */
+	struct sd_rdma_net *net; /* message node for peers elsewhere, opened at the first export (rdma_net.c) */
 };
 
 /* Every RDMA task type: the generic task, then the union of their fields. */
@@ -163,6 +168,7 @@ struct sd_rdma_task {
 	struct sd_rdma_task *rq_next;
 	_Atomic bool filled;       /* receive: a message landed */
 	uint64_t filled_len;       /* receive: bytes appended, applied at completion */
+	uint64_t net_seq;          /* sender, peer elsewhere: the message's sequence number (rdma_net.c) */
 };
 
 /* Framework tables. */
@@ -229,6 +235,19 @@ bool sd_rdma_inbox_pending(struct doca_rdma *rdma);
 void sd_rdma_inbox_drain(struct doca_rdma *rdma);
 void sd_rdma_rq_post(struct doca_rdma *rdma, struct sd_rdma_task *t);
 void sd_rdma_rq_unlink(struct doca_rdma *rdma, struct sd_rdma_task *t);
+/* Complete the oldest posted receive `recv` with `status` (it leaves the receive queue). */
+void sd_rdma_recv_done(struct doca_rdma *rdma, struct sd_rdma_task *recv, doca_error_t status);
+
+/* rdma_net.c: messages to and from a peer in another namespace or on another machine (rdma_net.h). */
+uint16_t sd_rdma_net_offer(struct doca_rdma *rdma, const char *func);
+doca_error_t sd_rdma_net_join(struct doca_rdma_connection *c, const struct sd_rdma_conn_ident *id, const char *func);
+bool sd_rdma_net_offered(const struct doca_rdma_connection *c); /* the peer takes our messages */
+bool sd_rdma_net_ended(const struct doca_rdma_connection *c);   /* ... took them until its link failed */
+void sd_rdma_net_send(struct sd_rdma_task *t, enum doca_rdma_opcode opcode);
+void sd_rdma_net_progress(struct doca_rdma *rdma);
+void sd_rdma_net_stopping(struct doca_rdma *rdma);
+void sd_rdma_net_release(struct doca_rdma *rdma);
+void sd_rdma_net_conn_free(struct doca_rdma_connection *c);
 
 /* rdma_sync_event.c: get / notify-set / notify-add on a remote-net sync event. */
 doca_error_t sd_rdma_sync_event_apply(struct sd_rdma_task *t, enum sd_rdma_type type);

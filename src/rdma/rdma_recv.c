@@ -145,7 +145,7 @@ static void sd_rdma_reject_slot(struct doca_rdma_connection *c, struct sd_rdma_s
 		sd_rdma_conn_mark_closed(c); /* the sender is gone: so is the connection */
 }
 
-static void sd_rdma_recv_done(struct doca_rdma *rdma, struct sd_rdma_task *recv, doca_error_t status)
+void sd_rdma_recv_done(struct doca_rdma *rdma, struct sd_rdma_task *recv, doca_error_t status)
 {
 	rdma->rq_head = recv->rq_next;
 	if (rdma->rq_head == NULL)

@@ -30,11 +30,16 @@ doca_error_t sd_rdma_rule_conn(const struct sd_rdma_task *t, bool needs_peer)
 			    "task %p: connection %u is not connected (never connected with doca_rdma_connect, or the "
 			    "peer disconnected or stopped) [R2]",
 			    (const void *)t, t->conn->id);
-	if (needs_peer && t->conn->remote_net)
+	if (needs_peer && t->conn->remote_net && sd_rdma_net_ended(t->conn))
+		return RULE(DOCA_ERROR_NOT_CONNECTED,
+			    "task %p: connection %u lost its message link to the peer (the peer exited, stopped "
+			    "or the network is cut) [R2]",
+			    (const void *)t, t->conn->id);
+	if (needs_peer && t->conn->remote_net && !sd_rdma_net_offered(t->conn))
 		return RULE(DOCA_ERROR_NOT_SUPPORTED,
-			    "task %p: connection %u leads to another namespace or machine; messages (sends, "
-			    "immediates) are not carried across namespaces, only reads, writes and atomics "
-			    "(docs/rdma.md) [R3n]",
+			    "task %p: connection %u leads to another namespace or machine whose end offers no "
+			    "message endpoint (its process had no SOFTDOCA_PEER, or UCX refused); only reads, "
+			    "writes and atomics reach it (docs/rdma.md) [R3n]",
 			    (const void *)t, t->conn->id);
 	return DOCA_SUCCESS;
 }

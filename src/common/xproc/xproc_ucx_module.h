@@ -24,11 +24,13 @@
 
 #include "xproc_desc.h"
 
-#define SD_UCX_MODULE_ABI 2u
+#define SD_UCX_MODULE_ABI 3u /* 3: message nodes */
 #define SD_UCX_MODULE_FILE "libsoftdoca_xproc_ucx.so"
 #define SD_UCX_MODULE_ENTRY "priv_doca_xproc_ucx_module"
 
 struct sd_mem_remote_ops;
+struct sd_msgnet_cbs;
+struct sd_msgnet_ops;
 
 /* One started-period export of an mmap, as the transport serves it. */
 struct sd_ucx_export_args {
@@ -79,6 +81,12 @@ struct sd_ucx_module {
 	const struct sd_mem_remote_ops *remote_ops;
 	/* The liveness bound in milliseconds (SOFTDOCA_PEER_TIMEOUT_MS). */
 	uint32_t (*timeout_ms)(void);
+	/* Message nodes (sd_msgnet.h): open one listening on `bind`, link it to a peer's, and the rest. */
+	doca_error_t (*msg_open)(const char *func, const struct sd_xp_net *bind, const struct sd_msgnet_cbs *cbs,
+				 void *arg, uint16_t *port, void **node);
+	doca_error_t (*msg_connect)(const char *func, void *node, const struct sd_xp_net *peer, void *link_arg,
+				    void **link);
+	const struct sd_msgnet_ops *msg_ops;
 };
 
 typedef const struct sd_ucx_module *(*sd_ucx_module_entry_t)(uint32_t abi);

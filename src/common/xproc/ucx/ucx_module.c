@@ -14,6 +14,9 @@ static const struct sd_ucx_module sd_ucx_module = {
 	.import_close = sd_ucx_import_close,
 	.remote_ops = &sd_ucx_remote_ops,
 	.timeout_ms = sd_ucx_timeout_ms,
+	.msg_open = sd_ucx_msg_open,
+	.msg_connect = sd_ucx_msg_connect,
+	.msg_ops = &sd_ucx_msg_ops,
 };
 
 /*

@@ -135,4 +135,12 @@ void sd_ucx_import_report(struct sd_ucx_import *imp);
 
 extern const struct sd_mem_remote_ops sd_ucx_remote_ops;
 
+/* ---- message nodes (ucx_msg.c, sd_msgnet.h) ---- */
+
+doca_error_t sd_ucx_msg_open(const char *func, const struct sd_xp_net *bind, const struct sd_msgnet_cbs *cbs,
+			     void *arg, uint16_t *port, void **node);
+doca_error_t sd_ucx_msg_connect(const char *func, void *node, const struct sd_xp_net *peer, void *link_arg,
+				void **link);
+extern const struct sd_msgnet_ops sd_ucx_msg_ops;
+
 #endif /* SD_UCX_PRIV_H */
