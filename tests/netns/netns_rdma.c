@@ -93,29 +93,6 @@ static uint32_t nr_perm(const char *p)
 	return strcmp(p, "ro") == 0 ? NR_RO : NR_RW;
 }
 
-/* Write `len` bytes to DIR/name through a temporary file, so a reader never sees half of it. */
-static bool nr_put(const char *dir, const char *name, const void *p, size_t len)
-{
-	char path[512], tmp[520];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "wb");
-	if (f == NULL)
-		return false;
-	bool ok = fwrite(p, 1, len, f) == len;
-	return fclose(f) == 0 && ok && rename(tmp, path) == 0;
-}
-
-static long nr_get(const char *dir, const char *name, void *buf, size_t cap)
-{
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	return xt_read_file(path, buf, cap);
-}
-
 static int nr_fail(const char *what, doca_error_t err)
 {
 	printf("err %s %s\n", what, doca_error_get_name(err));
@@ -158,7 +135,7 @@ static void nr_serve(struct nr_opts *o, struct rt_side *s, const uint8_t *mem)
 			break;
 		if (strcmp(word, "connect") == 0) {
 			uint8_t blob[1024];
-			long n = nr_get(o->dir, "qblob", blob, sizeof(blob));
+			long n = xt_read_file_in(o->dir, "qblob", blob, sizeof(blob));
 			doca_error_t err = n <= 0 ? DOCA_ERROR_IO_FAILED
 						  : doca_rdma_connect(s->rdma, blob, (size_t)n, s->conn);
 			if (err == DOCA_SUCCESS)
@@ -223,7 +200,7 @@ static int nr_respond(struct nr_opts *o)
 	err = doca_mmap_export_rdma(m, s.dev, &desc, &desc_len);
 	if (err != DOCA_SUCCESS)
 		return nr_respond_end(&s, m, mem, nr_fail("export", err));
-	if (!nr_put(o->dir, "rdesc", desc, desc_len) || !nr_put(o->dir, "rblob", s.blob, s.blob_len))
+	if (!xt_write_file_in(o->dir, "rdesc", desc, desc_len) || !xt_write_file_in(o->dir, "rblob", s.blob, s.blob_len))
 		return nr_respond_end(&s, m, mem, nr_fail("files", DOCA_ERROR_IO_FAILED));
 	printf("ready\n");
 	fflush(stdout);
@@ -443,12 +420,12 @@ static int nr_request_setup(struct nr_req *r)
 	doca_error_t err;
 
 	if (!rt_configure(&r->s, o->dev != NULL ? o->dev : RT_DPU_PCI, NR_RW) || !rt_start_and_export(&r->s) ||
-	    !nr_put(o->dir, "qblob", r->s.blob, r->s.blob_len))
+	    !xt_write_file_in(o->dir, "qblob", r->s.blob, r->s.blob_len))
 		return nr_fail("context", DOCA_ERROR_INITIALIZATION);
 	if (o->go && !nr_wait_go(o->dir))
 		return nr_fail("go", DOCA_ERROR_TIME_OUT);
-	nb = nr_get(o->dir, "rblob", blob, sizeof(blob));
-	nd = nr_get(o->dir, "rdesc", desc, sizeof(desc));
+	nb = xt_read_file_in(o->dir, "rblob", blob, sizeof(blob));
+	nd = xt_read_file_in(o->dir, "rdesc", desc, sizeof(desc));
 	if (nb <= 0 || nd <= 0)
 		return nr_fail("files", DOCA_ERROR_IO_FAILED);
 	err = doca_rdma_connect(r->s.rdma, blob, (size_t)nb, r->s.conn);

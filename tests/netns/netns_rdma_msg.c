@@ -74,28 +74,11 @@ static void nm_parse(int argc, char **argv, struct nm_opts *o)
 	}
 }
 
-static bool nm_put(const char *dir, const char *name, const void *p, size_t len)
-{
-	char path[512], tmp[520];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "wb");
-	if (f == NULL)
-		return false;
-	bool ok = fwrite(p, 1, len, f) == len;
-	return fclose(f) == 0 && ok && rename(tmp, path) == 0;
-}
-
 /* Wait up to 30 s for DIR/name and read it. */
 static long nm_await(const char *dir, const char *name, void *buf, size_t cap)
 {
-	char path[512];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	for (int i = 0; i < 600; i++) {
-		long n = xt_read_file(path, buf, cap);
+		long n = xt_read_file_in(dir, name, buf, cap);
 		if (n > 0)
 			return n;
 		usleep(50000);
@@ -258,7 +241,7 @@ static int nm_recv(struct nm_opts *o)
 				    DOCA_ACCESS_FLAG_LOCAL_READ_WRITE)) == NULL ||
 		 (rm = rt_mmap(r.s.dev, remote, NM_REMOTE, NM_PERMS)) == NULL ||
 		 doca_mmap_export_rdma(rm, r.s.dev, &desc, &desc_len) != DOCA_SUCCESS ||
-		 !nm_put(o->dir, "rdesc", desc, desc_len) || !nm_put(o->dir, "rblob", r.s.blob, r.s.blob_len))
+		 !xt_write_file_in(o->dir, "rdesc", desc, desc_len) || !xt_write_file_in(o->dir, "rblob", r.s.blob, r.s.blob_len))
 		rc = nm_fail("memory or files", DOCA_ERROR_INITIALIZATION);
 	else {
 		printf("ready\n");
@@ -517,7 +500,7 @@ static int nm_send_setup(struct nm_send *q)
 	if (!rt_configure(&q->s, q->o->dev != NULL ? q->o->dev : RT_DPU_PCI, NM_PERMS) ||
 	    doca_rdma_set_rnr_retry_count(q->s.rdma, (uint8_t)q->o->rnr_retry) != DOCA_SUCCESS ||
 	    doca_rdma_set_max_send_buf_list_len(q->s.rdma, 4) != DOCA_SUCCESS || !rt_start_and_export(&q->s) ||
-	    !nm_put(q->o->dir, "sblob", q->s.blob, q->s.blob_len))
+	    !xt_write_file_in(q->o->dir, "sblob", q->s.blob, q->s.blob_len))
 		return nm_fail("context", DOCA_ERROR_INITIALIZATION);
 	nb = nm_await(q->o->dir, "rblob", blob, sizeof(blob));
 	nd = nm_await(q->o->dir, "rdesc", desc, sizeof(desc));

@@ -292,6 +292,31 @@ static inline long xt_read_file(const char *path, void *buf, size_t cap)
 	return n;
 }
 
+/* DIR/name, read whole (small files): its length, or -1. */
+static inline long xt_read_file_in(const char *dir, const char *name, void *buf, size_t cap)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return xt_read_file(path, buf, cap);
+}
+
+/* Write DIR/name through a temporary file, so that a reader never sees half of it. */
+static inline bool xt_write_file_in(const char *dir, const char *name, const void *p, size_t len)
+{
+	char path[512], tmp[520];
+	FILE *f;
+	bool ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	f = fopen(tmp, "wb");
+	if (f == NULL)
+		return false;
+	ok = fwrite(p, 1, len, f) == len;
+	return fclose(f) == 0 && ok && rename(tmp, path) == 0;
+}
+
 /*
  * A peer process (tests/xproc/xproc_peer) with its stdin and stdout on
  * pipes: one command line out, one reply line back.
