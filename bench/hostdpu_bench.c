@@ -381,7 +381,8 @@ static double two_views_copy(struct two_views *v, double seconds, uint64_t *n)
 
 static void big_row(struct dpu *p, size_t len)
 {
-	struct two_views v;
+	/* Closed until opened: a failed batch_init closes it untouched. */
+	struct two_views v = {.fd = -1, .a = MAP_FAILED, .b = MAP_FAILED, .dst = NULL, .len = 0};
 	double dma = 0, base = 0, el_dma = 0, el_base = 0;
 	uint64_t n_dma = 0, n_base = 0;
 	double slice = p->seconds / SLICES;
