@@ -64,7 +64,7 @@ static int sd_rdma_pull_mem(struct sd_rdma_puller *p, uint8_t *to, uint64_t from
 /* One piece with process_vm_readv, falling back to /proc/PID/mem once for good.  0 or errno. */
 static int sd_rdma_pull_piece(struct sd_rdma_puller *p, uint8_t *to, uint64_t from, size_t n)
 {
-	if (p->pid == (uint32_t)getpid()) {
+	if (p->local) {
 		memcpy(to, (const void *)(uintptr_t)from, n);
 		return 0;
 	}
@@ -111,6 +111,7 @@ void sd_rdma_puller_init(struct sd_rdma_puller *p, uint32_t pid)
 	const char *path = getenv("SOFTDOCA_XPROC_PATH");
 
 	p->pid = pid;
+	p->local = pid == (uint32_t)getpid();
 	p->mem_fd = -1;
 	p->use_mem = path != NULL && strcmp(path, "procmem") == 0;
 	p->vm_only = path != NULL && strcmp(path, "vm") == 0;

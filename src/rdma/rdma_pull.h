@@ -17,6 +17,7 @@ struct sd_rdma_puller {
 	int mem_fd;   /* /proc/PID/mem, -1 until the vm calls are refused */
 	bool use_mem; /* the kernel refused process_vm_readv once (or SOFTDOCA_XPROC_PATH=procmem): use mem_fd */
 	bool vm_only; /* SOFTDOCA_XPROC_PATH=vm: no fallback */
+	bool local;   /* the sender is this process: a plain copy (checked once, not per message) */
 };
 
 void sd_rdma_puller_init(struct sd_rdma_puller *p, uint32_t pid);
