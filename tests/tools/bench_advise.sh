@@ -15,9 +15,9 @@ has advise out "^64 KiB:$"
 has advise out "^  comch +n/a"
 # The fast path carries any size: measured at both.
 [ "$(grep -Ec '^  comch_fp +[0-9.]+ GB/s +[0-9.]+ [kMG]? ?jobs/s$' "$TMP/advise.out")" = 2 ] || fail "two comch_fp lines"
-# RDMA between two contexts of the process: measured at both sizes, both ways.
-[ "$(grep -Ec '^  rdma_(write|read) +[0-9.]+ GB/s +[0-9.]+ [kMG]? ?jobs/s$' "$TMP/advise.out")" = 4 ] || fail "four rdma lines"
-[ "$(grep -Ec '^  -> (dma|memcpy|comch|comch_fp|rdma_write|rdma_read) \(rule [12]: ' "$TMP/advise.out")" = 2 ] ||
+# RDMA between two contexts of the process: measured at both sizes, both ways, and as sends.
+[ "$(grep -Ec '^  rdma_(write|read|send) +[0-9.]+ GB/s +[0-9.]+ [kMG]? ?jobs/s$' "$TMP/advise.out")" = 6 ] || fail "six rdma lines"
+[ "$(grep -Ec '^  -> (dma|memcpy|comch|comch_fp|rdma_write|rdma_read|rdma_send) \(rule [12]: ' "$TMP/advise.out")" = 2 ] ||
 	fail "two recommendations naming their rule"
 # It says whose numbers these are: this machine's engine, not a card's.
 has advise out "^Measured on this machine: dma ran on 0000:03:00.0 through softdoca's cpu engine"

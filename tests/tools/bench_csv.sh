@@ -7,8 +7,8 @@ HEADER='mode,mem,threads,queue_depth,method,job_size,jobs,seconds,jobs_per_s,gby
 
 run tput 0 "$BENCH" --sizes 64,8K --tasks 300 --csv "$TMP/t.csv"
 [ "$(head -1 "$TMP/t.csv")" = "$HEADER" ] || fail "header is '$(head -1 "$TMP/t.csv")'"
-[ "$(wc -l <"$TMP/t.csv")" = 15 ] || fail "expected 14 rows (2 sizes x 7 methods): $(cat "$TMP/t.csv")"
-for m in dma memcpy pvr comch comch_fp rdma_write rdma_read; do
+[ "$(wc -l <"$TMP/t.csv")" = 17 ] || fail "expected 16 rows (2 sizes x 8 methods): $(cat "$TMP/t.csv")"
+for m in dma memcpy pvr comch comch_fp rdma_write rdma_read rdma_send; do
 	grep -q "^throughput,local,1,[0-9]*,$m,64," "$TMP/t.csv" || fail "no 64 B row for $m"
 done
 grep -q '^throughput,local,1,32,dma,8192,300,' "$TMP/t.csv" || fail "8 KiB DMA row: $(grep dma,8192 "$TMP/t.csv")"
@@ -17,8 +17,8 @@ grep -q '^throughput,local,1,32,memcpy,64,300,[0-9.]*,[0-9.]*,[0-9.]*,1.0000,' "
 grep -q '^throughput,local,1,[0-9]*,comch,8192,,,,,,,,,,,,0,"n/a' "$TMP/t.csv" || fail "8 KiB comch row: $(grep comch,8192 "$TMP/t.csv")"
 # The fast path has no message limit: 300 jobs at 8 KiB too.
 grep -q '^throughput,local,1,[0-9]*,comch_fp,8192,300,' "$TMP/t.csv" || fail "8 KiB comch_fp row: $(grep comch_fp,8192 "$TMP/t.csv")"
-# RDMA between two contexts of the process: 300 jobs each way, none failed.
-for m in rdma_write rdma_read; do
+# RDMA between two contexts of the process: 300 jobs each way and 300 sends, none failed.
+for m in rdma_write rdma_read rdma_send; do
 	grep -Eq "^throughput,local,1,[0-9]+,$m,8192,300,([^,]*,){10}0,\"\"\$" "$TMP/t.csv" || fail "8 KiB $m row: $(grep "$m,8192" "$TMP/t.csv")"
 done
 awk -F, 'NR > 1 && NF < 19 {bad = 1} END {exit bad}' "$TMP/t.csv" || fail "a row has fewer than 19 fields"

@@ -72,6 +72,7 @@ enum bench_method {
 	METHOD_COMCH_FP,
 	METHOD_RDMA_WRITE,
 	METHOD_RDMA_READ,
+	METHOD_RDMA_SEND,
 	METHOD_COUNT
 };
 
@@ -343,7 +344,7 @@ void bench_comch_close(struct bench_comch *c);
 
 /* ---- DOCA RDMA (bench_rdma.c) ---- */
 
-/* RDMA write or read (p->method) between two contexts of this process on one PE. */
+/* RDMA write, read or send (p->method) between two contexts of this process on one PE. */
 void bench_rdma_point(const struct bench_options *o, const struct bench_point *p, struct bench_result *r);
 
 /* ---- progress bar (bench_progress.c) ---- */

@@ -11,6 +11,8 @@
  *   rdma_write, rdma_read  a DOCA RDMA write into (read from) memory a
  *           peer context of this process exported for RDMA: the network
  *           leg's API, measured where the bytes stay on this machine;
+ *   rdma_send  a DOCA RDMA send into a receive the peer context posted
+ *           (when the size fits in one RDMA message);
  *   memcpy  a plain CPU copy (local memory), or process_vm_readv when the
  *           source is in another process (--mem remote).
  * The rule (also in docs/benchmarks.md and softdoca-bench(1)):
@@ -38,7 +40,8 @@ static void measure(struct bench *b, struct bench_comch *comch, const char *comc
 		    struct candidate c[METHOD_COUNT], unsigned int *progress_index)
 {
 	enum bench_method cpu = b->opts.mem == BENCH_MEM_REMOTE ? METHOD_PVR : METHOD_MEMCPY;
-	enum bench_method order[] = {METHOD_DMA, cpu, METHOD_COMCH, METHOD_COMCH_FP, METHOD_RDMA_WRITE, METHOD_RDMA_READ};
+	enum bench_method order[] = {METHOD_DMA, cpu, METHOD_COMCH, METHOD_COMCH_FP, METHOD_RDMA_WRITE,
+				     METHOD_RDMA_READ,  METHOD_RDMA_SEND};
 	enum { N = sizeof(order) / sizeof(order[0]) };
 	struct bench_point p[N];
 	struct bench_result r[N];
@@ -165,6 +168,7 @@ int bench_advise(struct bench *b, struct bench_comch *comch, const char *comch_w
 		print_candidate(&c[i][METHOD_COMCH_FP], METHOD_COMCH_FP);
 		print_candidate(&c[i][METHOD_RDMA_WRITE], METHOD_RDMA_WRITE);
 		print_candidate(&c[i][METHOD_RDMA_READ], METHOD_RDMA_READ);
+		print_candidate(&c[i][METHOD_RDMA_SEND], METHOD_RDMA_SEND);
 		recommend(c[i]);
 		for (int m = 0; m < METHOD_COUNT; m++)
 			if (c[i][m].r.errors != 0 || c[i][m].r.bad_bytes_jobs != 0)

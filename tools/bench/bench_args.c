@@ -24,8 +24,8 @@ static void usage(FILE *out)
 	fprintf(out,
 		"Usage: softdoca-bench [OPTIONS]\n"
 		"Measure DOCA DMA memcpy tasks against CPU memcpy, process_vm_readv, Comch\n"
-		"messages, the Comch fast path and DOCA RDMA write and read tasks, in one run\n"
-		"and on the same buffers, on this machine.\n"
+		"messages, the Comch fast path and DOCA RDMA write, read and send tasks, in one\n"
+		"run and on the same buffers, on this machine.\n"
 		"\n"
 		"What to measure:\n"
 		"  -m, --mode MODE          throughput (default) or latency (p50, p90, p99, p99.9, max)\n"

@@ -42,6 +42,7 @@ static void plan_sweep(const struct bench_options *o, struct plan *plan)
 		add(plan, o->sizes[i], METHOD_COMCH_FP, o->mode, o->threads, o->queue_depth);
 		add(plan, o->sizes[i], METHOD_RDMA_WRITE, o->mode, o->threads, o->queue_depth);
 		add(plan, o->sizes[i], METHOD_RDMA_READ, o->mode, o->threads, o->queue_depth);
+		add(plan, o->sizes[i], METHOD_RDMA_SEND, o->mode, o->threads, o->queue_depth);
 	}
 }
 

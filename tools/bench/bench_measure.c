@@ -14,7 +14,7 @@ void bench_measure(struct bench *b, struct bench_comch *comch, const char *comch
 {
 	memset(r, 0, sizeof(*r));
 	r->point = *p;
-	if (p->method == METHOD_RDMA_WRITE || p->method == METHOD_RDMA_READ) {
+	if (p->method == METHOD_RDMA_WRITE || p->method == METHOD_RDMA_READ || p->method == METHOD_RDMA_SEND) {
 		bench_rdma_point(&b->opts, p, r);
 	} else if (p->method != METHOD_COMCH && p->method != METHOD_COMCH_FP) {
 		bench_run_point(b, p, r);

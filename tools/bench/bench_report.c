@@ -14,7 +14,8 @@
 
 const char *bench_method_name(enum bench_method m)
 {
-	static const char *const names[METHOD_COUNT] = {"dma", "memcpy", "pvr", "comch", "comch_fp", "rdma_write", "rdma_read"};
+	static const char *const names[METHOD_COUNT] = {"dma", "memcpy", "pvr", "comch", "comch_fp", "rdma_write", "rdma_read",
+							"rdma_send"};
 
 	return (unsigned int)m < METHOD_COUNT ? names[m] : "?";
 }
