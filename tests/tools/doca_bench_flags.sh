@@ -56,6 +56,23 @@ hasnt latency out "Throughput:"
 grep -Eq '^doca_dma,0000:03:00.0,precision-latency,64,1,1,0,0,[0-9]+,200,200,0,,,,([0-9.]+,){8}[0-9.]+$' "$TMP/lat.csv" ||
 	fail "latency CSV row: $(tail -1 "$TMP/lat.csv")"
 
+# DOCA Bench's RDMA send and receive steps: sends into receives that a second RDMA
+# context of the process keeps posted; every byte checked, 300 jobs, none failed.
+for step in send receive; do
+	run "rdma_$step" 0 "$DOCA_BENCH" --pipeline-steps "doca_rdma::$step" --device mlx5_0 --core-list 0 \
+		--uniform-job-size 2K --run-limit-jobs 300 --verify --csv-output-file "$TMP/rdma_$step.csv"
+	has "rdma_$step" out "^step doca_rdma::$step: DOCA RDMA sends into receives that a second RDMA context"
+	has "rdma_$step" out "^	Dequeued jobs: 300$"
+	has "rdma_$step" out "^	Throughput: +[0-9]{3}\.[0-9]{3} MOperations/s$"
+	hasnt "rdma_$step" out "Failed jobs"
+	grep -Eq "^doca_rdma::$step,0000:03:00.0,throughput,2048,32,1,0,0,[0-9]+,300,300,0,[0-9.]+,[0-9.]+,[0-9.]+,,,,,,,,,\$" \
+		"$TMP/rdma_$step.csv" || fail "rdma $step CSV row: $(tail -1 "$TMP/rdma_$step.csv")"
+done
+run rdma_latency 0 "$DOCA_BENCH" --pipeline-steps doca_rdma::send --core-list 0 --mode precision-latency \
+	--run-limit-jobs 200
+has rdma_latency out "^		Median: +[0-9]+\.[0-9]{3} us$"
+has rdma_latency out "^	Dequeued jobs: 200$"
+
 # DPU-initiated writes into host memory: the companion exports the destination
 # too; --verify (softdoca's) reads every job back from the companion.
 for mode in out both; do
@@ -103,9 +120,19 @@ refused() {
 	hasnt "$name" out "jobs/s"
 }
 refused no_step "--pipeline-steps: required" --core-list 0
-refused other_step "--pipeline-steps 'doca_compress::decompress': softdoca emulates one step, doca_dma" \
+refused other_step "--pipeline-steps 'doca_compress::decompress': softdoca emulates the steps doca_dma" \
 	--pipeline-steps doca_compress::decompress
-refused two_steps "softdoca emulates one step" --pipeline-steps doca_dma,doca_sha
+refused rdma_write_step "--pipeline-steps 'doca_rdma::write': softdoca emulates the steps doca_dma .*doca_rdma::send" \
+	--pipeline-steps doca_rdma::write
+refused two_steps "softdoca emulates the steps" --pipeline-steps doca_dma,doca_sha
+refused rdma_remote "--use-remote-input-buffers: not with a doca_rdma step" --pipeline-steps doca_rdma::send \
+	--core-list 0 --use-remote-input-buffers
+refused rdma_remote_out "--use-remote-output-buffers: not with a doca_rdma step" \
+	--pipeline-steps doca_rdma::receive --core-list 0 --use-remote-output-buffers
+refused rdma_threads "--core-list: a doca_rdma step runs on one thread here" --pipeline-steps doca_rdma::send \
+	--core-list 0 --threads-per-core 2
+refused rdma_small_output "--job-output-buffer-size: a receive needs a buffer at least as large" \
+	--pipeline-steps doca_rdma::send --core-list 0 --uniform-job-size 4K --job-output-buffer-size 1K
 refused bulk "--mode 'bulk-latency': not emulated" --pipeline-steps doca_dma --mode bulk-latency
 refused provider "--data-provider 'file': softdoca's doca_bench emulates the random-data provider only" \
 	--pipeline-steps doca_dma --data-provider file
@@ -134,7 +161,7 @@ if ! taskset -pc $$ 2>/dev/null | grep -Eq '[ ,]1([,-]|$)|0-'; then
 fi
 
 run help 0 "$DOCA_BENCH" --help
-has help out "^Usage: doca_bench --pipeline-steps doca_dma"
+has help out "^Usage: doca_bench --pipeline-steps doca_dma\|doca_rdma::send\|doca_rdma::receive"
 has help out "man doca_bench"
 hasnt help out "README"
 run version 0 "$DOCA_BENCH" -v

@@ -105,6 +105,8 @@ struct bench_options {
 	bool remote_output; /* the destination lives in the companion too (doca_bench --use-remote-output-buffers) */
 	const char *exporter_pci; /* the companion exports on this device (doca_bench --representor); NULL: any */
 	bool doca_report;   /* DOCA Bench's result block and CSV layout (doca_bench) */
+	enum bench_method step; /* the method measured first at each size: dma, or rdma_send for doca_rdma steps */
+	const char *step_name;	/* doca_bench's --pipeline-steps value, for its report */
 };
 
 /* Whether the run needs the companion process: a source or a destination in another process. */
@@ -381,7 +383,7 @@ int bench_write_timing(const char *path, const struct bench *b, const struct ben
 int bench_write_plot(const char *png, const struct bench *b, const struct bench_result *r, unsigned int n);
 
 /* doca_bench (bench_doca_report.c): DOCA Bench's "Aggregate stats" block, and its CSV layout. */
-void bench_print_doca_results(const struct bench_result *r, unsigned int n);
+void bench_print_doca_results(const struct bench_result *r, unsigned int n, enum bench_method step);
 int bench_write_doca_csv(const char *path, const struct bench *b, const struct bench_result *r, unsigned int n);
 
 /* The memcpy result of the same size, threads and mode, or NULL. */

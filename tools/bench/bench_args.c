@@ -418,6 +418,8 @@ void bench_default_options(struct bench_options *o)
 	o->threads = 1;
 	o->repeat = 1;
 	o->baselines = true;
+	o->step = METHOD_DMA;
+	o->step_name = "doca_dma";
 }
 
 /* One number of a CPU list; NULL, or why not. */

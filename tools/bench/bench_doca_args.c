@@ -1,7 +1,8 @@
 /*
  * bench_doca_args.c - doca_bench's command line: DOCA Bench's flags for the
- * one pipeline step softdoca provides, doca_dma, turned into the options of
- * softdoca-bench's engine (the measurements are the same).
+ * pipeline steps softdoca provides (doca_dma, and doca_rdma::send and
+ * doca_rdma::receive), turned into the options of softdoca-bench's engine
+ * (the measurements are the same).
  *
  * Every flag of DOCA Bench is either mapped, accepted with a note saying
  * what softdoca does instead, or refused with the reason; none is silently
@@ -26,12 +27,16 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: doca_bench --pipeline-steps doca_dma [FLAGS]\n"
-		"softdoca's doca_bench: DOCA Bench's flags for the doca_dma step, measured with\n"
-		"softdoca's engines on this machine (DMA memcpy tasks only; softdoca-bench adds\n"
-		"memcpy, process_vm_readv and Comch baselines, sweeps, plots and advice).\n"
+		"Usage: doca_bench --pipeline-steps doca_dma|doca_rdma::send|doca_rdma::receive [FLAGS]\n"
+		"softdoca's doca_bench: DOCA Bench's flags for the doca_dma and DOCA RDMA send and\n"
+		"receive steps, measured with softdoca's engines on this machine (that step only;\n"
+		"softdoca-bench adds memcpy, process_vm_readv, Comch and RDMA baselines, sweeps,\n"
+		"plots and advice).\n"
 		"\n"
-		"  --pipeline-steps doca_dma       the step to measure (the only one emulated)\n"
+		"  --pipeline-steps STEP           the step to measure: doca_dma (DMA memcpy tasks), or\n"
+		"                                  doca_rdma::send / doca_rdma::receive (RDMA sends into\n"
+		"                                  posted receives; the receiving context, DOCA Bench's\n"
+		"                                  companion, runs in this process; one thread)\n"
 		"  --device DEV                    PCI address (03:00.0), ibdev name (mlx5_0) or\n"
 		"                                  interface name (p0); default: the first DMA device\n"
 		"  --core-list LIST                CPUs to run on (0,3,6-10)\n"
@@ -54,6 +59,7 @@ static void usage(FILE *out)
 		"                                  representor on --device: the companion exports on the\n"
 		"                                  host function it represents\n"
 		"  --companion-connection-string S accepted; softdoca's companion is a local process\n"
+		"                                  (a second RDMA context of this one for doca_rdma)\n"
 		"  --csv-output-file FILE          also write the results as CSV\n"
 		"  --csv-append-mode               add rows to an existing CSV file\n"
 		"  --verify                        softdoca's addition: check every job's bytes (in the\n"
@@ -179,6 +185,29 @@ static bool parse_count(const char *text, unsigned long long lo, unsigned long l
 	return errno == 0 && *end == '\0' && *out >= lo && *out <= hi;
 }
 
+/*
+ * --pipeline-steps: one step.  doca_dma is DMA memcpy tasks; DOCA Bench's
+ * RDMA send and receive steps both become softdoca-bench's rdma_send pair
+ * in this process: a send completes only once its bytes are in a receive,
+ * so the pair's rate is the rate of either side.
+ */
+static int parse_step(const char *flag, const char *arg, struct doca_flags *f, struct bench_options *o)
+{
+	if (strcmp(arg, "doca_dma") == 0) {
+		o->step = METHOD_DMA;
+	} else if (strcmp(arg, "doca_rdma::send") == 0 || strcmp(arg, "doca_rdma::receive") == 0) {
+		o->step = METHOD_RDMA_SEND;
+	} else {
+		return refuse_value(flag, arg,
+				    "softdoca emulates the steps doca_dma (DOCA DMA memcpy), doca_rdma::send and "
+				    "doca_rdma::receive (DOCA RDMA send into a posted receive); other steps and "
+				    "pipelines of several steps are not part of it");
+	}
+	o->step_name = arg;
+	f->pipeline = true;
+	return BENCH_EXIT_OK;
+}
+
 /* --device: a PCI address as is, or the PCI address of the device with that ibdev or interface name. */
 static int resolve_device(const char *arg, struct bench_options *o)
 {
@@ -272,12 +301,7 @@ static int apply(int c, const char *flag, const char *arg, struct doca_flags *f,
 
 	switch (c) {
 	case F_PIPELINE:
-		if (strcmp(arg, "doca_dma") != 0)
-			return refuse_value(flag, arg,
-					    "softdoca emulates one step, doca_dma (DOCA DMA memcpy); other libraries and "
-					    "pipelines of several steps are not part of it");
-		f->pipeline = true;
-		return BENCH_EXIT_OK;
+		return parse_step(flag, arg, f, o);
 	case F_DEVICE:
 		return resolve_device(arg, o);
 	case F_CORE_LIST:
@@ -362,7 +386,7 @@ static int apply(int c, const char *flag, const char *arg, struct doca_flags *f,
 		return not_emulated(flag, "not emulated: doca_caps and softdoca-caps list the devices and their "
 					  "capabilities");
 	case F_ATTRIBUTE:
-		return not_emulated(flag, "not emulated: the doca_dma step has no attributes here");
+		return not_emulated(flag, "not emulated: softdoca's steps take no attributes");
 	case F_SWEEP:
 		return not_emulated(flag, "not emulated: softdoca-bench --sizes FROM:TO:xF sweeps job sizes");
 	case F_BUCKETS:
@@ -447,6 +471,22 @@ static int check_representor(const char *name, struct bench_options *o)
 	return BENCH_EXIT_OK;
 }
 
+/* What the RDMA steps cannot do here: their companion is a context of this process, on this thread. */
+static int check_rdma_step(const struct bench_options *o)
+{
+	if (o->mem == BENCH_MEM_REMOTE)
+		return refuse("--use-remote-input-buffers",
+			      "not with a doca_rdma step: its buffers are the two RDMA contexts' own, in this process");
+	if (o->remote_output)
+		return refuse("--use-remote-output-buffers",
+			      "not with a doca_rdma step: its buffers are the two RDMA contexts' own, in this process");
+	if (o->threads != 1)
+		return refuse("--core-list",
+			      "a doca_rdma step runs on one thread here (sender and receiver share one progress engine): "
+			      "give one CPU and one thread per CPU");
+	return BENCH_EXIT_OK;
+}
+
 /* CPUs and threads, run limits in jobs, and the checks that need every flag. */
 static int finish(struct doca_flags *f, struct bench_options *o)
 {
@@ -454,7 +494,7 @@ static int finish(struct doca_flags *f, struct bench_options *o)
 	unsigned long long threads;
 
 	if (!f->pipeline)
-		return refuse("--pipeline-steps", "required: doca_bench measures --pipeline-steps doca_dma");
+		return refuse("--pipeline-steps", "required: doca_dma, doca_rdma::send or doca_rdma::receive");
 	if (f->core_list && f->core_mask)
 		return refuse("--core-mask", "give --core-list or --core-mask, not both");
 	if (!f->core_list && !f->core_mask) {
@@ -472,8 +512,16 @@ static int finish(struct doca_flags *f, struct bench_options *o)
 	if (threads > BENCH_MAX_THREADS)
 		return refuse("--threads-per-core", "at most 64 threads in all (CPUs x threads per CPU)");
 	o->threads = (unsigned int)threads;
+	if (o->step == METHOD_RDMA_SEND) {
+		int rc = check_rdma_step(o);
+
+		if (rc != BENCH_EXIT_OK)
+			return rc;
+	}
 	if (f->output_size_given && f->output_size < o->sizes[0])
-		return refuse("--job-output-buffer-size", "a DMA copy needs an output buffer at least as large as the job");
+		return refuse("--job-output-buffer-size", o->step == METHOD_RDMA_SEND
+								 ? "a receive needs a buffer at least as large as the job"
+								 : "a DMA copy needs an output buffer at least as large as the job");
 	if (f->limit_jobs != 0)
 		o->tasks = (f->limit_jobs + o->threads - 1) / o->threads;
 	if (f->limit_bytes != 0)

@@ -51,7 +51,7 @@ static void print_one(const struct bench_result *r)
 		print_latency(&r->lat);
 	} else {
 		printf("\tThroughput:    %07.3f MOperations/s\n", r->ops_per_s / 1e6);
-		/* A DMA copy reads and writes the job size: the two rates are the same. */
+		/* A DMA copy reads and writes the job size, a send carries it out and in: the rates are equal. */
 		printf("\tIngress rate:  %07.3f Gib/s\n", gibits_per_s(r->bytes_per_s));
 		printf("\tEgress rate:   %07.3f Gib/s\n", gibits_per_s(r->bytes_per_s));
 	}
@@ -59,10 +59,10 @@ static void print_one(const struct bench_result *r)
 		printf("\tFailed jobs:   %llu\n", (unsigned long long)(r->errors + r->bad_bytes_jobs));
 }
 
-void bench_print_doca_results(const struct bench_result *r, unsigned int n)
+void bench_print_doca_results(const struct bench_result *r, unsigned int n, enum bench_method step)
 {
 	for (unsigned int i = 0; i < n; i++) {
-		if (r[i].point.method != METHOD_DMA)
+		if (r[i].point.method != step)
 			continue;
 		print_one(&r[i]);
 	}
@@ -95,7 +95,7 @@ static void csv_row(FILE *f, const struct bench *b, const struct bench_result *r
 	const struct bench_options *o = &b->opts;
 	bool rates = r->available && r->point.mode == BENCH_THROUGHPUT;
 
-	fprintf(f, "doca_dma,%s,%s,%zu,%u,%u,%d,%d,", b->dev_pci,
+	fprintf(f, "%s,%s,%s,%zu,%u,%u,%d,%d,", o->step_name, b->dev_pci,
 		r->point.mode == BENCH_LATENCY ? "precision-latency" : "throughput", r->point.size, r->depth_used,
 		r->point.threads, o->mem == BENCH_MEM_REMOTE, o->remote_output);
 	if (r->available)
@@ -119,7 +119,7 @@ int bench_write_doca_csv(const char *path, const struct bench *b, const struct b
 	if (f == NULL)
 		return BENCH_EXIT_OUTPUT;
 	for (unsigned int i = 0; i < n; i++)
-		if (r[i].point.method == METHOD_DMA)
+		if (r[i].point.method == b->opts.step)
 			csv_row(f, b, &r[i]);
 	return bench_csv_close(f, path);
 }

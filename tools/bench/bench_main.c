@@ -33,7 +33,7 @@ static void add(struct plan *plan, size_t size, enum bench_method m, enum bench_
 static void plan_sweep(const struct bench_options *o, struct plan *plan)
 {
 	for (unsigned int i = 0; i < o->n_sizes; i++) {
-		add(plan, o->sizes[i], METHOD_DMA, o->mode, o->threads, o->queue_depth);
+		add(plan, o->sizes[i], o->step, o->mode, o->threads, o->queue_depth);
 		if (!o->baselines)
 			continue;
 		add(plan, o->sizes[i], METHOD_MEMCPY, o->mode, o->threads, o->queue_depth);
@@ -114,7 +114,7 @@ static int report(struct bench *b, const struct bench_result *results, unsigned 
 	int rc = BENCH_EXIT_OK;
 
 	if (b->opts.doca_report) {
-		bench_print_doca_results(results, n);
+		bench_print_doca_results(results, n, b->opts.step);
 		if (b->opts.csv_path != NULL && bench_write_doca_csv(b->opts.csv_path, b, results, n) != BENCH_EXIT_OK)
 			rc = BENCH_EXIT_OUTPUT;
 		return rc;

@@ -168,7 +168,16 @@ static bool rdma_dev_fits(struct doca_devinfo *info)
 	       doca_rdma_cap_task_receive_is_supported(info) == DOCA_SUCCESS;
 }
 
-static struct doca_dev *rdma_open_dev(void)
+/* The device named with --pci-addr (doca_bench --device), or else the first that fits. */
+static bool rdma_dev_named(const struct bench_options *o, struct doca_devinfo *info)
+{
+	uint8_t eq = 0;
+
+	return o->pci_addr == NULL ||
+	       (doca_devinfo_is_equal_pci_addr(info, o->pci_addr, &eq) == DOCA_SUCCESS && eq != 0);
+}
+
+static struct doca_dev *rdma_open_dev(const struct bench_options *o)
 {
 	struct doca_devinfo **list = NULL;
 	struct doca_dev *dev = NULL;
@@ -177,7 +186,7 @@ static struct doca_dev *rdma_open_dev(void)
 	if (doca_devinfo_create_list(&list, &n) != DOCA_SUCCESS)
 		return NULL;
 	for (uint32_t i = 0; i < n && dev == NULL; i++)
-		if (rdma_dev_fits(list[i]) && doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
+		if (rdma_dev_named(o, list[i]) && rdma_dev_fits(list[i]) && doca_dev_open(list[i], &dev) != DOCA_SUCCESS)
 			dev = NULL;
 	doca_devinfo_destroy_list(list);
 	return dev;
@@ -287,11 +296,11 @@ static bool rdma_import_responder(struct rdma_run *f)
 	       doca_mmap_create_from_export(NULL, desc, desc_len, f->dev, &f->remote) == DOCA_SUCCESS;
 }
 
-static bool rdma_setup(struct rdma_run *f, char *why, size_t why_len)
+static bool rdma_setup(struct rdma_run *f, const struct bench_options *o, char *why, size_t why_len)
 {
 	bool send = f->method == METHOD_RDMA_SEND;
 
-	f->dev = rdma_open_dev();
+	f->dev = rdma_open_dev(o);
 	if (f->dev == NULL) {
 		snprintf(why, why_len, "n/a: no device whose RDMA context writes, reads, sends and receives");
 		return false;
@@ -532,7 +541,7 @@ void bench_rdma_point(const struct bench_options *o, const struct bench_point *p
 	f->method = p->method;
 	f->put = p->method == METHOD_RDMA_WRITE;
 	f->verify = o->verify;
-	if (rdma_setup(f, r->note, sizeof(r->note)))
+	if (rdma_setup(f, o, r->note, sizeof(r->note)))
 		rdma_measure(f, o, p, r);
 	else
 		r->available = false;

@@ -123,7 +123,12 @@ void bench_print_header(const struct bench *b)
 		       : o->remote_output         ? "source and destination"
 						  : "source",
 		       (long)b->remote.pid, b->remote.exporter_pci);
-	printf("%s\n\n", o->verify ? ", every byte verified" : "");
+	printf("%s\n", o->verify ? ", every byte verified" : "");
+	if (o->step == METHOD_RDMA_SEND)
+		printf("step %s: DOCA RDMA sends into receives that a second RDMA context of this process keeps "
+		       "posted (it plays DOCA Bench's companion), one progress engine\n",
+		       o->step_name);
+	putchar('\n');
 }
 
 static double ratio_to_memcpy(const struct bench_result *r, const struct bench_result *all, unsigned int n)
