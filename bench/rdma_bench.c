@@ -13,7 +13,7 @@
  *       does not; keeps MSG_RECVS receives of 64 B posted for the message
  *       rate (reposting each from its completion); exits when its stdin
  *       closes.
- *   rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only]
+ *   rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only] [--tail]
  *       The requester (DPU side).  Starts its RDMA context, leaves its blob
  *       in DIR/conn.dpu, connects to DIR/conn.host, imports DIR/desc, and
  *       for 64 B, 4 KiB, 64 KiB, 1 MiB and 4 MiB reads and writes the
@@ -21,12 +21,19 @@
  *       task (resubmitted from its completion, as a streaming program
  *       does) and a raw ucp_get_nbx / ucp_put_nbx + flush.  Each point gives
  *       each method about S seconds (default 1) in ten alternating slices,
- *       so a busy machine slows both alike.  Prints MB/s, the RDMA/raw
- *       ratio, and the median latency of a 64 B operation.  Then the
+ *       so a busy machine slows both alike; the raw server's thread spins
+ *       in the raw slices only, as softdoca's serving thread does in its
+ *       own.  Prints MB/s, the RDMA/raw ratio, and the median latency of a
+ *       64 B operation; with --tail also each method's p50, p90, p99, max
+ *       and mean latency at every point (a stall moves the mean and the
+ *       tail, not the median).  Then the
  *       message rate of 64 B sends with MSG_INFLIGHT in flight, each
  *       resubmitted from its completion, into receives the responder keeps
  *       posted, against raw UCX active messages of 64 B with as many in
  *       flight, in alternating slices: messages per second and the ratio.
+ *       Both count delivered messages: a DOCA send completes when its
+ *       receiver has it, and a raw slice ends when the server answered a
+ *       ping sent after its last message.
  *
  * bench/ucx-bench.sh runs both sides (with PROGRAM=rdma_bench): in two
  * network namespaces, then in one.  Exit status 0 when every task
@@ -277,7 +284,7 @@ static int run_export(int argc, char **argv)
 	put_file(dir, "desc", desc, desc_len);
 	if (!flag(argc, argv, "--no-raw")) {
 		ucx_raw_bind_ip_toward(getenv("SOFTDOCA_PEER"), bind_ip, sizeof(bind_ip));
-		ucx_raw_serve(s.mem, len, bind_ip, true);
+		ucx_raw_serve(s.mem, len, bind_ip, false);
 		ucx_raw_write_addr(dir, bind_ip, s.mem, len);
 	}
 	printf("ready\n");
@@ -459,7 +466,15 @@ static bool pattern_ok(const uint8_t *p, size_t n)
 	return true;
 }
 
-static void print_point(const char *label, bool raw, bool put, size_t size, struct acc *ra, struct acc *da)
+/* One method's latency spread at one point: where a stall shows (the median hides it). */
+static void print_tail(const char *label, const char *op, size_t size, const char *who, const struct acc *a)
+{
+	printf("%-8s %-5s %9zu  %-4s latency us: p50 %.2f p90 %.2f p99 %.2f max %.2f mean %.2f\n", label, op, size,
+	       who, quantile(a->lat, a->nlat, 0.5), quantile(a->lat, a->nlat, 0.9), quantile(a->lat, a->nlat, 0.99),
+	       quantile(a->lat, a->nlat, 1.0), mean_us(a, (double)size));
+}
+
+static void print_point(const char *label, bool raw, bool put, size_t size, struct acc *ra, struct acc *da, bool tail)
 {
 	const char *op = put ? "write" : "read";
 	double raw_mbs = raw ? ra->bytes / ra->seconds / 1e6 : 0, rdma_mbs = da->bytes / da->seconds / 1e6;
@@ -474,6 +489,10 @@ static void print_point(const char *label, bool raw, bool put, size_t size, stru
 		       lat_rdma, lat_rdma / lat_raw);
 	else if (size == 64)
 		printf("%-8s %-5s %9s  median latency: RDMA %.2f us\n", label, op, "64 B", lat_rdma);
+	if (tail && raw)
+		print_tail(label, op, size, "raw", ra);
+	if (tail)
+		print_tail(label, op, size, "RDMA", da);
 	fflush(stdout);
 }
 
@@ -482,7 +501,7 @@ static int run_import(int argc, char **argv)
 	const char *dir = arg(argc, argv, "--dir", NULL);
 	const char *label = arg(argc, argv, "--label", "rdma");
 	double seconds = strtod(arg(argc, argv, "--seconds", "1"), NULL);
-	bool raw = !flag(argc, argv, "--no-raw");
+	bool raw = !flag(argc, argv, "--no-raw"), tail = flag(argc, argv, "--tail");
 	static struct acc ra, da;
 	size_t len = 4 * MIB, n;
 	struct side s = {0};
@@ -510,11 +529,15 @@ static int run_import(int argc, char **argv)
 			memset(&ra, 0, sizeof(ra));
 			memset(&da, 0, sizeof(da));
 			for (int slice = 0; slice < SLICES; slice++) {
-				if (raw)
+				if (raw) {
+					/* As in the message rows: the raw server's thread spins in raw slices only. */
+					ucx_raw_spin(true);
 					raw_run(s.mem, put, sizes[i], seconds / SLICES, &ra);
+					ucx_raw_spin(false);
+				}
 				rdma_run(&s, put, sizes[i], seconds / SLICES, &da);
 			}
-			print_point(label, raw, put, sizes[i], &ra, &da);
+			print_point(label, raw, put, sizes[i], &ra, &da, tail);
 		}
 	}
 	message_rate(label, &s, raw, seconds);
@@ -530,7 +553,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "import") == 0)
 		return run_import(argc, argv);
 	fprintf(stderr, "usage: rdma_bench export --dir DIR [--size BYTES] [--no-raw]\n"
-			"       rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only]\n"
+			"       rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only] [--tail]\n"
 			"(PROGRAM=rdma_bench bench/ucx-bench.sh runs both sides)\n");
 	return 2;
 }
