@@ -13,7 +13,7 @@
  *       does not; keeps MSG_RECVS receives of 64 B posted for the message
  *       rate (reposting each from its completion); exits when its stdin
  *       closes.
- *   rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only] [--tail]
+ *   rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only] [--tail] [--inflight N]
  *       The requester (DPU side).  Starts its RDMA context, leaves its blob
  *       in DIR/conn.dpu, connects to DIR/conn.host, imports DIR/desc, and
  *       for 64 B, 4 KiB, 64 KiB, 1 MiB and 4 MiB reads and writes the
@@ -27,7 +27,9 @@
  *       64 B operation; with --tail also each method's p50, p90, p99, max
  *       and mean latency at every point (a stall moves the mean and the
  *       tail, not the median).  Then the
- *       message rate of 64 B sends with MSG_INFLIGHT in flight, each
+ *       message rate of 64 B sends with N in flight (--inflight, default
+ *       128, at most 1024: a DOCA send completes only when the receiver's
+ *       answer is back, so its rate is the window over the round trip), each
  *       resubmitted from its completion, into receives the responder keeps
  *       posted, against raw UCX active messages of 64 B with as many in
  *       flight, in alternating slices: messages per second and the ratio.
@@ -70,8 +72,9 @@
 
 static const size_t sizes[] = {64, 4096, 64 * 1024, MIB, 4 * MIB};
 #define MSG_SIZE 64u
-#define MSG_INFLIGHT 128u /* sends in flight in the message-rate row */
-#define MSG_RECVS MSG_INFLIGHT /* receives the responder keeps posted */
+#define MSG_INFLIGHT 128u /* sends in flight in the message-rate row, unless --inflight says */
+#define MSG_MAX_INFLIGHT 1024u /* the most --inflight takes */
+#define MSG_RECVS MSG_MAX_INFLIGHT /* receives the responder keeps posted: enough for any --inflight */
 
 /* One RDMA context with its connection, on its own PE. */
 struct side {
@@ -89,6 +92,7 @@ struct side {
 	struct doca_mmap *msg_map;
 	uint8_t *msg_mem;
 	bool sending;      /* completions resubmit their send */
+	unsigned msg_inflight; /* sends kept in flight (--inflight) */
 	unsigned inflight; /* sends submitted and not completed */
 	uint64_t msgs;     /* sends (requester) or receives (responder) completed well */
 	uint64_t msg_errors;
@@ -201,7 +205,7 @@ static void side_start(struct side *s, const char *pci, const char *dir, const c
 	if (doca_rdma_set_permissions(s->rdma, RDMA_PERMS | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) != DOCA_SUCCESS ||
 	    doca_rdma_task_read_set_conf(s->rdma, read_cb, read_cb, 1) != DOCA_SUCCESS ||
 	    doca_rdma_task_write_set_conf(s->rdma, write_cb, write_cb, 1) != DOCA_SUCCESS ||
-	    doca_rdma_task_send_set_conf(s->rdma, send_cb, send_cb, MSG_INFLIGHT) != DOCA_SUCCESS ||
+	    doca_rdma_task_send_set_conf(s->rdma, send_cb, send_cb, MSG_MAX_INFLIGHT) != DOCA_SUCCESS ||
 	    doca_rdma_task_receive_set_conf(s->rdma, receive_cb, receive_cb, MSG_RECVS) != DOCA_SUCCESS ||
 	    doca_ctx_set_user_data(ctx, ud) != DOCA_SUCCESS || doca_pe_connect_ctx(s->pe, ctx) != DOCA_SUCCESS ||
 	    doca_ctx_start(ctx) != DOCA_SUCCESS || doca_rdma_export(s->rdma, &blob, &blob_len, &s->conn) != DOCA_SUCCESS)
@@ -320,7 +324,7 @@ static void import_remote(struct side *s, const char *dir, size_t len)
 		die("out of memory");
 	memset(s->mem, 0, len);
 	s->local = bench_local_mmap(s->dev, s->mem, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	if (s->local == NULL || doca_buf_inventory_create(4 + MSG_INFLIGHT, &s->inv) != DOCA_SUCCESS ||
+	if (s->local == NULL || doca_buf_inventory_create(4 + MSG_MAX_INFLIGHT, &s->inv) != DOCA_SUCCESS ||
 	    doca_buf_inventory_start(s->inv) != DOCA_SUCCESS)
 		die("cannot set up the local buffer");
 }
@@ -378,13 +382,13 @@ static void rdma_run(struct side *s, bool put, size_t n, double seconds, struct 
 	doca_buf_dec_refcount(lb, NULL);
 }
 
-/* MSG_INFLIGHT sends of MSG_SIZE bytes kept in flight for about `seconds`; adds messages and time to `a`. */
+/* s->msg_inflight sends of MSG_SIZE bytes kept in flight for about `seconds`; adds messages and time to `a`. */
 static void send_run(struct side *s, struct doca_task **tasks, double seconds, struct acc *a)
 {
 	uint64_t t0 = now_ns(), end = t0 + (uint64_t)(seconds * 1e9), before = s->msgs;
 
 	s->sending = true;
-	for (unsigned i = 0; i < MSG_INFLIGHT; i++) {
+	for (unsigned i = 0; i < s->msg_inflight; i++) {
 		if (doca_task_submit(tasks[i]) != DOCA_SUCCESS)
 			die("cannot submit a send");
 		s->inflight++;
@@ -405,8 +409,8 @@ static void send_tasks(struct side *s, struct doca_task **tasks)
 {
 	union doca_data ud = {.u64 = 0};
 
-	msg_buffers(s, MSG_INFLIGHT);
-	for (unsigned i = 0; i < MSG_INFLIGHT; i++) {
+	msg_buffers(s, s->msg_inflight);
+	for (unsigned i = 0; i < s->msg_inflight; i++) {
 		struct doca_rdma_task_send *t = NULL;
 		if (doca_rdma_task_send_allocate_init(s->rdma, s->conn, msg_buf(s, i, true), ud, &t) != DOCA_SUCCESS)
 			die("cannot allocate the sends");
@@ -416,7 +420,7 @@ static void send_tasks(struct side *s, struct doca_task **tasks)
 
 static void message_rate(const char *label, struct side *s, bool raw, double seconds)
 {
-	static struct doca_task *tasks[MSG_INFLIGHT];
+	static struct doca_task *tasks[MSG_MAX_INFLIGHT];
 	struct acc ra = {0}, da = {0};
 
 	send_tasks(s, tasks);
@@ -426,7 +430,7 @@ static void message_rate(const char *label, struct side *s, bool raw, double sec
 			/* The raw server's thread spins in its own slices only, as the responder's PE serves ours. */
 			ucx_raw_spin(true);
 			t0 = now_ns();
-			ra.bytes += (double)ucx_raw_am_run(s->msg_mem, MSG_SIZE, MSG_INFLIGHT, seconds / SLICES);
+			ra.bytes += (double)ucx_raw_am_run(s->msg_mem, MSG_SIZE, s->msg_inflight, seconds / SLICES);
 			ra.seconds += (double)(now_ns() - t0) / 1e9;
 			ucx_raw_spin(false);
 		}
@@ -435,10 +439,10 @@ static void message_rate(const char *label, struct side *s, bool raw, double sec
 	double raw_rate = raw ? ra.bytes / ra.seconds / 1e6 : 0, rdma_rate = da.bytes / da.seconds / 1e6;
 	if (raw)
 		printf("%-8s %-5s %9u %9.3f Mmsg/s %9.3f Mmsg/s %6.2fx  (send->receive, %u in flight, vs raw UCX AM)\n",
-		       label, "send", MSG_SIZE, raw_rate, rdma_rate, rdma_rate / raw_rate, MSG_INFLIGHT);
+		       label, "send", MSG_SIZE, raw_rate, rdma_rate, rdma_rate / raw_rate, s->msg_inflight);
 	else
 		printf("%-8s %-5s %9u %16s %9.3f Mmsg/s  (send->receive, %u in flight)\n", label, "send", MSG_SIZE, "-",
-		       rdma_rate, MSG_INFLIGHT);
+		       rdma_rate, s->msg_inflight);
 	fflush(stdout);
 }
 
@@ -509,6 +513,11 @@ static int run_import(int argc, char **argv)
 
 	if (dir == NULL)
 		die("import needs --dir");
+	s.msg_inflight = MSG_INFLIGHT;
+	if (arg(argc, argv, "--inflight", NULL) != NULL)
+		s.msg_inflight = (unsigned)strtoul(arg(argc, argv, "--inflight", NULL), NULL, 0);
+	if (s.msg_inflight == 0 || s.msg_inflight > MSG_MAX_INFLIGHT)
+		die("--inflight takes 1 to 1024 sends");
 	side_start(&s, DPU_PCI, dir, "conn.dpu");
 	side_connect(&s, dir, "conn.host");
 	(void)wait_file(dir, "connected", &n);
@@ -553,7 +562,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "import") == 0)
 		return run_import(argc, argv);
 	fprintf(stderr, "usage: rdma_bench export --dir DIR [--size BYTES] [--no-raw]\n"
-			"       rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only] [--tail]\n"
+			"       rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only] [--tail] [--inflight N]\n"
 			"(PROGRAM=rdma_bench bench/ucx-bench.sh runs both sides)\n");
 	return 2;
 }
