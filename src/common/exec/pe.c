@@ -21,13 +21,6 @@
 /* ---- the FIFO ---- */
 
 /*
- * The next reportable task and its predecessor in the FIFO (NULL for the
- * head).  Fast path: the head is ready.  Slow path (early engines only):
- * walk the FIFO; a task that is not ready blocks the later tasks of its own
- * context, not those of others.  The head may become ready during the
- * walk, so the task found can still be the head.
- */
-/*
  * Nothing of `ctx` can be reported now: every task it has queued waits for
  * its library and the library settled none of them.  Decided from two
  * counts instead of a visit to each task.  Off while the context is not
@@ -40,6 +33,14 @@ static inline bool sd_ctx_only_waits(const struct doca_ctx *ctx)
 	       ctx->state == DOCA_CTX_STATE_RUNNING && priv_doca_debug_flags == 0;
 }
 
+/*
+ * The next reportable task and its predecessor in the FIFO (NULL for the
+ * head).  Fast path: the head is ready.  Slow path (early engines only):
+ * walk the FIFO; a task that is not ready blocks the later tasks of its own
+ * context, not those of others.  The head may become ready during the
+ * walk, so the task found can still be the head.  A context with nothing
+ * to report (sd_ctx_only_waits) is passed at its first task.
+ */
 static struct doca_task *sd_pe_find_ready(struct doca_pe *pe, struct doca_task **prev_out)
 {
 	struct doca_task *prev = NULL;
