@@ -42,6 +42,18 @@ static inline double median(double *v, unsigned n)
 	return n != 0 ? v[n / 2] : 0;
 }
 
+/* The q-quantile (0..1) of the sorted samples (call median first, which sorts them). */
+static inline double quantile(const double *sorted, unsigned n, double q)
+{
+	return n != 0 ? sorted[(unsigned)(q * (n - 1))] : 0;
+}
+
+/* The mean time per operation of all slices, which a stall moves and a median hides. */
+static inline double mean_us(const struct acc *a, double op_bytes)
+{
+	return a->bytes != 0 ? a->seconds * 1e6 * op_bytes / a->bytes : 0;
+}
+
 static inline uint64_t now_ns(void)
 {
 	struct timespec ts;

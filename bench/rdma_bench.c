@@ -13,7 +13,7 @@
  *       does not; keeps MSG_RECVS receives of 64 B posted for the message
  *       rate (reposting each from its completion); exits when its stdin
  *       closes.
- *   rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only]
+ *   rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only] [--tail] [--inflight N]
  *       The requester (DPU side).  Starts its RDMA context, leaves its blob
  *       in DIR/conn.dpu, connects to DIR/conn.host, imports DIR/desc, and
  *       for 64 B, 4 KiB, 64 KiB, 1 MiB and 4 MiB reads and writes the
@@ -21,12 +21,21 @@
  *       task (resubmitted from its completion, as a streaming program
  *       does) and a raw ucp_get_nbx / ucp_put_nbx + flush.  Each point gives
  *       each method about S seconds (default 1) in ten alternating slices,
- *       so a busy machine slows both alike.  Prints MB/s, the RDMA/raw
- *       ratio, and the median latency of a 64 B operation.  Then the
- *       message rate of 64 B sends with MSG_INFLIGHT in flight, each
+ *       so a busy machine slows both alike; the raw server's thread spins
+ *       in the raw slices only, as softdoca's serving thread does in its
+ *       own.  Prints MB/s, the RDMA/raw ratio, and the median latency of a
+ *       64 B operation; with --tail also each method's p50, p90, p99, max
+ *       and mean latency at every point (a stall moves the mean and the
+ *       tail, not the median).  Then the
+ *       message rate of 64 B sends with N in flight (--inflight, default
+ *       128, at most 1024: a DOCA send completes only when the receiver's
+ *       answer is back, so its rate is the window over the round trip), each
  *       resubmitted from its completion, into receives the responder keeps
  *       posted, against raw UCX active messages of 64 B with as many in
  *       flight, in alternating slices: messages per second and the ratio.
+ *       Both count delivered messages: a DOCA send completes when its
+ *       receiver has it, and a raw slice ends when the server answered a
+ *       ping sent after its last message.
  *
  * bench/ucx-bench.sh runs both sides (with PROGRAM=rdma_bench): in two
  * network namespaces, then in one.  Exit status 0 when every task
@@ -63,8 +72,9 @@
 
 static const size_t sizes[] = {64, 4096, 64 * 1024, MIB, 4 * MIB};
 #define MSG_SIZE 64u
-#define MSG_INFLIGHT 128u /* sends in flight in the message-rate row */
-#define MSG_RECVS MSG_INFLIGHT /* receives the responder keeps posted */
+#define MSG_INFLIGHT 128u /* sends in flight in the message-rate row, unless --inflight says */
+#define MSG_MAX_INFLIGHT 1024u /* the most --inflight takes */
+#define MSG_RECVS MSG_MAX_INFLIGHT /* receives the responder keeps posted: enough for any --inflight */
 
 /* One RDMA context with its connection, on its own PE. */
 struct side {
@@ -82,6 +92,7 @@ struct side {
 	struct doca_mmap *msg_map;
 	uint8_t *msg_mem;
 	bool sending;      /* completions resubmit their send */
+	unsigned msg_inflight; /* sends kept in flight (--inflight) */
 	unsigned inflight; /* sends submitted and not completed */
 	uint64_t msgs;     /* sends (requester) or receives (responder) completed well */
 	uint64_t msg_errors;
@@ -194,7 +205,7 @@ static void side_start(struct side *s, const char *pci, const char *dir, const c
 	if (doca_rdma_set_permissions(s->rdma, RDMA_PERMS | DOCA_ACCESS_FLAG_LOCAL_READ_WRITE) != DOCA_SUCCESS ||
 	    doca_rdma_task_read_set_conf(s->rdma, read_cb, read_cb, 1) != DOCA_SUCCESS ||
 	    doca_rdma_task_write_set_conf(s->rdma, write_cb, write_cb, 1) != DOCA_SUCCESS ||
-	    doca_rdma_task_send_set_conf(s->rdma, send_cb, send_cb, MSG_INFLIGHT) != DOCA_SUCCESS ||
+	    doca_rdma_task_send_set_conf(s->rdma, send_cb, send_cb, MSG_MAX_INFLIGHT) != DOCA_SUCCESS ||
 	    doca_rdma_task_receive_set_conf(s->rdma, receive_cb, receive_cb, MSG_RECVS) != DOCA_SUCCESS ||
 	    doca_ctx_set_user_data(ctx, ud) != DOCA_SUCCESS || doca_pe_connect_ctx(s->pe, ctx) != DOCA_SUCCESS ||
 	    doca_ctx_start(ctx) != DOCA_SUCCESS || doca_rdma_export(s->rdma, &blob, &blob_len, &s->conn) != DOCA_SUCCESS)
@@ -277,7 +288,7 @@ static int run_export(int argc, char **argv)
 	put_file(dir, "desc", desc, desc_len);
 	if (!flag(argc, argv, "--no-raw")) {
 		ucx_raw_bind_ip_toward(getenv("SOFTDOCA_PEER"), bind_ip, sizeof(bind_ip));
-		ucx_raw_serve(s.mem, len, bind_ip, true);
+		ucx_raw_serve(s.mem, len, bind_ip, false);
 		ucx_raw_write_addr(dir, bind_ip, s.mem, len);
 	}
 	printf("ready\n");
@@ -313,7 +324,7 @@ static void import_remote(struct side *s, const char *dir, size_t len)
 		die("out of memory");
 	memset(s->mem, 0, len);
 	s->local = bench_local_mmap(s->dev, s->mem, len, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	if (s->local == NULL || doca_buf_inventory_create(4 + MSG_INFLIGHT, &s->inv) != DOCA_SUCCESS ||
+	if (s->local == NULL || doca_buf_inventory_create(4 + MSG_MAX_INFLIGHT, &s->inv) != DOCA_SUCCESS ||
 	    doca_buf_inventory_start(s->inv) != DOCA_SUCCESS)
 		die("cannot set up the local buffer");
 }
@@ -371,13 +382,13 @@ static void rdma_run(struct side *s, bool put, size_t n, double seconds, struct 
 	doca_buf_dec_refcount(lb, NULL);
 }
 
-/* MSG_INFLIGHT sends of MSG_SIZE bytes kept in flight for about `seconds`; adds messages and time to `a`. */
+/* s->msg_inflight sends of MSG_SIZE bytes kept in flight for about `seconds`; adds messages and time to `a`. */
 static void send_run(struct side *s, struct doca_task **tasks, double seconds, struct acc *a)
 {
 	uint64_t t0 = now_ns(), end = t0 + (uint64_t)(seconds * 1e9), before = s->msgs;
 
 	s->sending = true;
-	for (unsigned i = 0; i < MSG_INFLIGHT; i++) {
+	for (unsigned i = 0; i < s->msg_inflight; i++) {
 		if (doca_task_submit(tasks[i]) != DOCA_SUCCESS)
 			die("cannot submit a send");
 		s->inflight++;
@@ -398,8 +409,8 @@ static void send_tasks(struct side *s, struct doca_task **tasks)
 {
 	union doca_data ud = {.u64 = 0};
 
-	msg_buffers(s, MSG_INFLIGHT);
-	for (unsigned i = 0; i < MSG_INFLIGHT; i++) {
+	msg_buffers(s, s->msg_inflight);
+	for (unsigned i = 0; i < s->msg_inflight; i++) {
 		struct doca_rdma_task_send *t = NULL;
 		if (doca_rdma_task_send_allocate_init(s->rdma, s->conn, msg_buf(s, i, true), ud, &t) != DOCA_SUCCESS)
 			die("cannot allocate the sends");
@@ -409,7 +420,7 @@ static void send_tasks(struct side *s, struct doca_task **tasks)
 
 static void message_rate(const char *label, struct side *s, bool raw, double seconds)
 {
-	static struct doca_task *tasks[MSG_INFLIGHT];
+	static struct doca_task *tasks[MSG_MAX_INFLIGHT];
 	struct acc ra = {0}, da = {0};
 
 	send_tasks(s, tasks);
@@ -419,7 +430,7 @@ static void message_rate(const char *label, struct side *s, bool raw, double sec
 			/* The raw server's thread spins in its own slices only, as the responder's PE serves ours. */
 			ucx_raw_spin(true);
 			t0 = now_ns();
-			ra.bytes += (double)ucx_raw_am_run(s->msg_mem, MSG_SIZE, MSG_INFLIGHT, seconds / SLICES);
+			ra.bytes += (double)ucx_raw_am_run(s->msg_mem, MSG_SIZE, s->msg_inflight, seconds / SLICES);
 			ra.seconds += (double)(now_ns() - t0) / 1e9;
 			ucx_raw_spin(false);
 		}
@@ -428,10 +439,10 @@ static void message_rate(const char *label, struct side *s, bool raw, double sec
 	double raw_rate = raw ? ra.bytes / ra.seconds / 1e6 : 0, rdma_rate = da.bytes / da.seconds / 1e6;
 	if (raw)
 		printf("%-8s %-5s %9u %9.3f Mmsg/s %9.3f Mmsg/s %6.2fx  (send->receive, %u in flight, vs raw UCX AM)\n",
-		       label, "send", MSG_SIZE, raw_rate, rdma_rate, rdma_rate / raw_rate, MSG_INFLIGHT);
+		       label, "send", MSG_SIZE, raw_rate, rdma_rate, rdma_rate / raw_rate, s->msg_inflight);
 	else
 		printf("%-8s %-5s %9u %16s %9.3f Mmsg/s  (send->receive, %u in flight)\n", label, "send", MSG_SIZE, "-",
-		       rdma_rate, MSG_INFLIGHT);
+		       rdma_rate, s->msg_inflight);
 	fflush(stdout);
 }
 
@@ -459,7 +470,15 @@ static bool pattern_ok(const uint8_t *p, size_t n)
 	return true;
 }
 
-static void print_point(const char *label, bool raw, bool put, size_t size, struct acc *ra, struct acc *da)
+/* One method's latency spread at one point: where a stall shows (the median hides it). */
+static void print_tail(const char *label, const char *op, size_t size, const char *who, const struct acc *a)
+{
+	printf("%-8s %-5s %9zu  %-4s latency us: p50 %.2f p90 %.2f p99 %.2f max %.2f mean %.2f\n", label, op, size,
+	       who, quantile(a->lat, a->nlat, 0.5), quantile(a->lat, a->nlat, 0.9), quantile(a->lat, a->nlat, 0.99),
+	       quantile(a->lat, a->nlat, 1.0), mean_us(a, (double)size));
+}
+
+static void print_point(const char *label, bool raw, bool put, size_t size, struct acc *ra, struct acc *da, bool tail)
 {
 	const char *op = put ? "write" : "read";
 	double raw_mbs = raw ? ra->bytes / ra->seconds / 1e6 : 0, rdma_mbs = da->bytes / da->seconds / 1e6;
@@ -474,6 +493,10 @@ static void print_point(const char *label, bool raw, bool put, size_t size, stru
 		       lat_rdma, lat_rdma / lat_raw);
 	else if (size == 64)
 		printf("%-8s %-5s %9s  median latency: RDMA %.2f us\n", label, op, "64 B", lat_rdma);
+	if (tail && raw)
+		print_tail(label, op, size, "raw", ra);
+	if (tail)
+		print_tail(label, op, size, "RDMA", da);
 	fflush(stdout);
 }
 
@@ -482,7 +505,7 @@ static int run_import(int argc, char **argv)
 	const char *dir = arg(argc, argv, "--dir", NULL);
 	const char *label = arg(argc, argv, "--label", "rdma");
 	double seconds = strtod(arg(argc, argv, "--seconds", "1"), NULL);
-	bool raw = !flag(argc, argv, "--no-raw");
+	bool raw = !flag(argc, argv, "--no-raw"), tail = flag(argc, argv, "--tail");
 	static struct acc ra, da;
 	size_t len = 4 * MIB, n;
 	struct side s = {0};
@@ -490,6 +513,11 @@ static int run_import(int argc, char **argv)
 
 	if (dir == NULL)
 		die("import needs --dir");
+	s.msg_inflight = MSG_INFLIGHT;
+	if (arg(argc, argv, "--inflight", NULL) != NULL)
+		s.msg_inflight = (unsigned)strtoul(arg(argc, argv, "--inflight", NULL), NULL, 0);
+	if (s.msg_inflight == 0 || s.msg_inflight > MSG_MAX_INFLIGHT)
+		die("--inflight takes 1 to 1024 sends");
 	side_start(&s, DPU_PCI, dir, "conn.dpu");
 	side_connect(&s, dir, "conn.host");
 	(void)wait_file(dir, "connected", &n);
@@ -510,11 +538,15 @@ static int run_import(int argc, char **argv)
 			memset(&ra, 0, sizeof(ra));
 			memset(&da, 0, sizeof(da));
 			for (int slice = 0; slice < SLICES; slice++) {
-				if (raw)
+				if (raw) {
+					/* As in the message rows: the raw server's thread spins in raw slices only. */
+					ucx_raw_spin(true);
 					raw_run(s.mem, put, sizes[i], seconds / SLICES, &ra);
+					ucx_raw_spin(false);
+				}
 				rdma_run(&s, put, sizes[i], seconds / SLICES, &da);
 			}
-			print_point(label, raw, put, sizes[i], &ra, &da);
+			print_point(label, raw, put, sizes[i], &ra, &da, tail);
 		}
 	}
 	message_rate(label, &s, raw, seconds);
@@ -530,7 +562,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "import") == 0)
 		return run_import(argc, argv);
 	fprintf(stderr, "usage: rdma_bench export --dir DIR [--size BYTES] [--no-raw]\n"
-			"       rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only]\n"
+			"       rdma_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--messages-only] [--tail] [--inflight N]\n"
 			"(PROGRAM=rdma_bench bench/ucx-bench.sh runs both sides)\n");
 	return 2;
 }

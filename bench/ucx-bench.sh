@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# ucx-bench.sh [BUILD_DIR] [SECONDS] - the cross-namespace benchmark.
+# ucx-bench.sh [BUILD_DIR] [SECONDS] [IMPORT_ARGS...] - the cross-namespace benchmark.
+# IMPORT_ARGS go to the importing side of both runs (rdma_bench: --tail,
+# --inflight N, --messages-only).
 #
 # PROGRAM=ucx_bench (the default) measures DMA on an import; PROGRAM=rdma_bench
 # measures DOCA RDMA read and write tasks the same way (bench/rdma_bench.c),
@@ -22,6 +24,8 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$here/build}
 seconds=${2:-1}
+shift $(($# < 2 ? $# : 2))
+extra=("$@")
 program=${PROGRAM:-ucx_bench}
 case "$program" in
 ucx_bench | rdma_bench) ;;
@@ -71,9 +75,9 @@ run() { # label ns_host ns_dpu peer_host peer_dpu
 	grep -q ready "$dir/out" || { cat "$dir/out"; echo "ucx-bench: the exporter did not start"; return 1; }
 	if [ "$label" = ucx ]; then
 		"$here/tools/netns-run.sh" "$NS_DPU" env SOFTDOCA_PEER="$ADDR_HOST" SOFTDOCA_SDK_LOG=error "$bench" import --dir "$dir" \
-			--label ucx --seconds "$seconds"
+			--label ucx --seconds "$seconds" "${extra[@]}"
 	else
-		SOFTDOCA_SDK_LOG=error "$bench" import --dir "$dir" --label local --seconds "$seconds" $local_raw
+		SOFTDOCA_SDK_LOG=error "$bench" import --dir "$dir" --label local --seconds "$seconds" $local_raw "${extra[@]}"
 	fi
 	local rc=$?
 	exec 7>&-

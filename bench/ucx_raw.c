@@ -22,6 +22,8 @@
 #define AM_HELLO 8u
 #define AM_MSG 9u  /* the message-rate baseline: counted and dropped by the server */
 #define AM_SPIN 10u /* one byte: whether the server spins (1) or sleeps when idle (0) */
+#define AM_PING 11u /* the server answers AM_PONG once it handled every message before it */
+#define AM_PONG 12u
 #define SPIN_NS 2000000ull
 
 __attribute__((noreturn)) static void die(const char *what)
@@ -122,6 +124,22 @@ static ucs_status_t srv_spin(void *arg, const void *h, size_t hl, void *d, size_
 	return UCS_OK;
 }
 
+/* Messages on one endpoint are handled in order: the answer says every earlier AM_MSG was counted. */
+static ucs_status_t srv_ping(void *arg, const void *h, size_t hl, void *d, size_t l, const ucp_am_recv_param_t *prm)
+{
+	static const uint8_t pong = 1;
+	ucp_request_param_t rp = {.op_attr_mask = 0};
+	ucs_status_ptr_t req;
+
+	(void)arg, (void)h, (void)hl, (void)d, (void)l;
+	if (!(prm->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP))
+		return UCS_OK;
+	req = ucp_am_send_nbx(prm->reply_ep, AM_PONG, NULL, 0, &pong, 1, &rp);
+	if (UCS_PTR_IS_PTR(req))
+		ucp_request_free(req);
+	return UCS_OK;
+}
+
 static void *srv_main(void *arg)
 {
 	uint64_t last = now_ns();
@@ -165,7 +183,7 @@ void ucx_raw_serve(uint8_t *buf, size_t len, const char *bind_ip, bool spin)
 		.flags = UCP_AM_FLAG_WHOLE_MSG,
 		.cb = srv_msg,
 	};
-	ucp_am_handler_param_t sh = mh;
+	ucp_am_handler_param_t sh = mh, ph = mh;
 	ucp_mem_map_params_t mp = {.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH,
 				   .address = srv.buf,
 				   .length = srv.len};
@@ -181,6 +199,8 @@ void ucx_raw_serve(uint8_t *buf, size_t len, const char *bind_ip, bool spin)
 	srv.len = len;
 	sh.id = AM_SPIN;
 	sh.cb = srv_spin;
+	ph.id = AM_PING;
+	ph.cb = srv_ping;
 	atomic_store(&srv.spin, spin);
 	mp.address = buf;
 	mp.length = len;
@@ -190,6 +210,7 @@ void ucx_raw_serve(uint8_t *buf, size_t len, const char *bind_ip, bool spin)
 	    ucp_worker_set_am_recv_handler(srv.worker, &hp) != UCS_OK ||
 	    ucp_worker_set_am_recv_handler(srv.worker, &mh) != UCS_OK ||
 	    ucp_worker_set_am_recv_handler(srv.worker, &sh) != UCS_OK ||
+	    ucp_worker_set_am_recv_handler(srv.worker, &ph) != UCS_OK ||
 	    ucp_mem_map(srv.ctx, &mp, &srv.memh) != UCS_OK ||
 	    ucp_rkey_pack(srv.ctx, srv.memh, &srv.rkey, &srv.rkey_len) != UCS_OK ||
 	    ucp_listener_create(srv.worker, &lp, &srv.listener) != UCS_OK)
@@ -215,7 +236,15 @@ static struct {
 	ucp_rkey_h rkey;
 	uint64_t raddr;
 	atomic_bool granted;
+	atomic_uint pongs;
 } cli;
+
+static ucs_status_t cli_pong(void *arg, const void *h, size_t hl, void *d, size_t l, const ucp_am_recv_param_t *prm)
+{
+	(void)arg, (void)h, (void)hl, (void)d, (void)l, (void)prm;
+	atomic_fetch_add(&cli.pongs, 1);
+	return UCS_OK;
+}
 
 static ucs_status_t cli_rkey(void *arg, const void *h, size_t hl, void *d, size_t l, const ucp_am_recv_param_t *prm)
 {
@@ -238,6 +267,7 @@ static void cli_connect(const char *ip, unsigned port)
 		.flags = UCP_AM_FLAG_WHOLE_MSG,
 		.cb = cli_rkey,
 	};
+	ucp_am_handler_param_t ph = hp;
 	struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
 	ucp_ep_params_t ep = {
 		.field_mask = UCP_EP_PARAM_FIELD_SOCK_ADDR | UCP_EP_PARAM_FIELD_FLAGS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE,
@@ -249,9 +279,12 @@ static void cli_connect(const char *ip, unsigned port)
 	uint64_t deadline = now_ns() + 10000000000ull;
 
 	inet_pton(AF_INET, ip, &sa.sin_addr);
+	ph.id = AM_PONG;
+	ph.cb = cli_pong;
 	cli.ctx = raw_context();
 	if (ucp_worker_create(cli.ctx, &wp, &cli.worker) != UCS_OK ||
-	    ucp_worker_set_am_recv_handler(cli.worker, &hp) != UCS_OK || ucp_ep_create(cli.worker, &ep, &cli.ep) != UCS_OK)
+	    ucp_worker_set_am_recv_handler(cli.worker, &hp) != UCS_OK ||
+	    ucp_worker_set_am_recv_handler(cli.worker, &ph) != UCS_OK || ucp_ep_create(cli.worker, &ep, &cli.ep) != UCS_OK)
 		die("cannot connect to the raw server");
 	wait_req(cli.worker, ucp_am_send_nbx(cli.ep, AM_HELLO, NULL, 0, "hi", 2, &rp));
 	while (!atomic_load(&cli.granted) && now_ns() < deadline)
@@ -302,7 +335,19 @@ uint64_t ucx_raw_am_run(const uint8_t *local, size_t n, unsigned inflight, doubl
 	}
 	while (busy != 0)
 		ucp_worker_progress(cli.worker);
+	ucx_raw_am_fence();
 	return sent;
+}
+
+void ucx_raw_am_fence(void)
+{
+	static const uint8_t ping = 1;
+	unsigned want = atomic_load(&cli.pongs) + 1;
+	ucp_request_param_t p = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_AM_SEND_FLAG_REPLY};
+
+	wait_req(cli.worker, ucp_am_send_nbx(cli.ep, AM_PING, NULL, 0, &ping, 1, &p));
+	while (atomic_load(&cli.pongs) < want)
+		ucp_worker_progress(cli.worker);
 }
 
 void ucx_raw_spin(bool spin)

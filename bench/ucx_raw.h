@@ -11,8 +11,9 @@
  * serving worker runs on a thread of its own, spinning while there is
  * traffic and sleeping on its event descriptor after 2 ms of silence (the
  * policy of softdoca's own UCX server, which ucx_bench's DMA rows go
- * through), or spinning always (rdma_bench: softdoca's RDMA responder on
- * one machine needs no server thread at all).
+ * through), or spinning while a caller asks it to (ucx_raw_spin: rdma_bench
+ * makes it spin in its raw slices only, so that it takes no CPU from the
+ * softdoca slices).
  *
  * Errors end the program with a message: these are benchmarks.
  */
@@ -55,9 +56,14 @@ void ucx_raw_op(bool put, uint8_t *local, size_t n);
  * Send `n`-byte active messages from `local` to the server for about
  * `seconds`, keeping up to `inflight` of them unfinished (a message is
  * finished when UCX is done with its buffer; the server counts and drops
- * each).  Returns how many were sent.
+ * each).  Returns how many were sent, once the server has handled every
+ * one of them (ucx_raw_am_fence): the time covers delivery, as a DOCA send
+ * completes only when its receiver has the message.
  */
 uint64_t ucx_raw_am_run(const uint8_t *local, size_t n, unsigned inflight, double seconds);
+
+/* Wait until the server has handled every message sent before (a ping it answers after them). */
+void ucx_raw_am_fence(void);
 
 /* Make the server spin, or sleep when idle (its thread then leaves the CPU to the other method's slices). */
 void ucx_raw_spin(bool spin);

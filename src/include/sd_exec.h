@@ -52,6 +52,7 @@ struct doca_task {
 	doca_error_t status;
 	uint32_t slot;             /* index in its pool, fixed with the pool (engines' completion slots) */
 	uint8_t own;               /* enum sd_task_own */
+	uint8_t ready_counted;     /* settled by sd_task_settle_waiting: counted in ctx->waiting_ready */
 	/*
 	 * The task type has an early engine (ops->on_submit != NULL), or the
 	 * context started while faults or tracing were on (sd_debug.h); set
@@ -225,9 +226,38 @@ struct doca_ctx {
 	uint32_t num_task_types;
 	struct sd_task_conf task_types[SD_CTX_MAX_TASK_TYPES];
 	uint32_t scan_mark;        /* scratch for the PE's ordered scan */
+	/*
+	 * Queued tasks of "waiting" types (independent, no poll hook: only
+	 * their library makes them ready, on the progress thread), and how many
+	 * of those it settled (sd_task_settle_waiting).  While every queued
+	 * task of a RUNNING context is one of these and none is settled, the
+	 * PE's scan passes the context at its first task instead of visiting
+	 * each (an RDMA receiver keeps hundreds of receives posted).
+	 */
+	uint32_t waiting_queued;
+	uint32_t waiting_ready;
 };
 
 #define SD_CTX_MAGIC 0x43545830u /* "CTX0" */
+
+/* A task of this type waits for something outside its context and is made ready by its library alone. */
+static inline bool sd_task_ops_waiting(const struct sd_task_ops *ops)
+{
+	return ops->independent && ops->poll == NULL;
+}
+
+/*
+ * The library settles a queued task of a waiting type (sd_task_ops_waiting)
+ * with `status`, on the progress thread: the only way such a task becomes
+ * ready while its context runs, so that the PE's count stays exact.
+ */
+static inline void sd_task_settle_waiting(struct doca_task *task, doca_error_t status)
+{
+	task->early_status = status;
+	task->ready_counted = 1;
+	task->ctx->waiting_ready++;
+	atomic_store_explicit(&task->ready, 1, memory_order_release);
+}
 
 /* `task` is a task of a context of the library described by `ops`. */
 static inline bool sd_task_of_ctx_type(const struct doca_task *task, const struct sd_ctx_ops *ops)

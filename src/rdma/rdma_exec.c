@@ -158,6 +158,10 @@ static void sd_rdma_on_submit(struct doca_task *task)
 	doca_error_t err = task->conf->ops->validate(task);
 
 	t->slot = NULL;
+	if (err != DOCA_SUCCESS && type == SD_RDMA_RECEIVE) {
+		sd_task_settle_waiting(task, err); /* a receive is of a waiting type: counted (sd_exec.h) */
+		return;
+	}
 	if (err != DOCA_SUCCESS) {
 		sd_rdma_finish(t, err);
 		return;
@@ -321,8 +325,9 @@ static void sd_rdma_invoke(struct doca_task *task, union doca_data task_ud, unio
 	}
 
 /*
- * A receive is made ready by the matching on this thread, never by polling: no poll hook, so the PE's
- * scan past a long receive queue costs no call per posted receive.
+ * A receive is made ready by the matching on this thread, never by polling: no poll hook, and each
+ * settle is counted (sd_task_settle_waiting), so the PE passes a context whose queued tasks are all
+ * waiting receives at its first one instead of visiting each.
  */
 const struct sd_task_ops sd_rdma_task_ops[SD_RDMA_NUM_TYPES] = {
 	[SD_RDMA_RECEIVE] = SD_RDMA_OPS("receive", sd_rdma_validate_receive, true, NULL),

@@ -150,8 +150,7 @@ void sd_rdma_recv_done(struct doca_rdma *rdma, struct sd_rdma_task *recv, doca_e
 	rdma->rq_head = recv->rq_next;
 	if (rdma->rq_head == NULL)
 		rdma->rq_tail = NULL;
-	recv->base.early_status = status;
-	atomic_store_explicit(&recv->base.ready, 1, memory_order_release);
+	sd_task_settle_waiting(&recv->base, status); /* counted: the PE's scan skips receives that still wait */
 }
 
 /* Deliver the taken slot `s` of `c` into the oldest posted receive. */

@@ -38,6 +38,7 @@ struct rt_side {
 	size_t blob_len;
 	int done;
 	doca_error_t status;
+	bool pe_borrowed; /* the PE is another side's (rt_configure_on): that side destroys it */
 };
 
 static void rt_cb(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud)
@@ -64,13 +65,17 @@ RT_DEFINE_CB(atomic_cmp_swp)
 RT_DEFINE_CB(atomic_fetch_add)
 #define RT_CB(type) rt_cb_##type
 
-static inline bool rt_configure(struct rt_side *s, const char *pci, uint32_t perms)
+/* A configured side on `pe` (another side's, which outlives it), or on a PE of its own when `pe` is NULL. */
+static inline bool rt_configure_on(struct rt_side *s, const char *pci, uint32_t perms, struct doca_pe *pe)
 {
 	union doca_data ud = {.ptr = s};
 
 	memset(s, 0, sizeof(*s));
 	s->dev = sd_test_open_dev_at(pci);
-	if (s->dev == NULL || doca_pe_create(&s->pe) != DOCA_SUCCESS || doca_rdma_create(s->dev, &s->rdma) != DOCA_SUCCESS)
+	s->pe = pe;
+	s->pe_borrowed = pe != NULL;
+	if (s->dev == NULL || (pe == NULL && doca_pe_create(&s->pe) != DOCA_SUCCESS) ||
+	    doca_rdma_create(s->dev, &s->rdma) != DOCA_SUCCESS)
 		return false;
 	s->ctx = doca_rdma_as_ctx(s->rdma);
 	return doca_rdma_set_permissions(s->rdma, perms) == DOCA_SUCCESS &&
@@ -89,6 +94,11 @@ static inline bool rt_configure(struct rt_side *s, const char *pci, uint32_t per
 	       doca_buf_inventory_create(64, &s->inv) == DOCA_SUCCESS && doca_buf_inventory_start(s->inv) == DOCA_SUCCESS;
 }
 
+static inline bool rt_configure(struct rt_side *s, const char *pci, uint32_t perms)
+{
+	return rt_configure_on(s, pci, perms, NULL);
+}
+
 static inline bool rt_start_and_export(struct rt_side *s)
 {
 	return doca_ctx_start(s->ctx) == DOCA_SUCCESS &&
@@ -96,12 +106,16 @@ static inline bool rt_start_and_export(struct rt_side *s)
 }
 
 /* Two started contexts, connected to each other. */
-static inline bool rt_pair(struct rt_side *a, struct rt_side *b, uint32_t perms_a, uint32_t perms_b)
+static inline bool rt_connect_pair(struct rt_side *a, struct rt_side *b)
 {
-	return rt_configure(a, RT_HOST_PCI, perms_a) && rt_configure(b, RT_DPU_PCI, perms_b) &&
-	       rt_start_and_export(a) && rt_start_and_export(b) &&
+	return rt_start_and_export(a) && rt_start_and_export(b) &&
 	       doca_rdma_connect(a->rdma, b->blob, b->blob_len, a->conn) == DOCA_SUCCESS &&
 	       doca_rdma_connect(b->rdma, a->blob, a->blob_len, b->conn) == DOCA_SUCCESS;
+}
+
+static inline bool rt_pair(struct rt_side *a, struct rt_side *b, uint32_t perms_a, uint32_t perms_b)
+{
+	return rt_configure(a, RT_HOST_PCI, perms_a) && rt_configure(b, RT_DPU_PCI, perms_b) && rt_connect_pair(a, b);
 }
 
 /* Progress both sides until `s` saw `want` completions (bounded). */
@@ -132,7 +146,7 @@ static inline void rt_destroy(struct rt_side *s)
 		doca_buf_inventory_destroy(s->inv);
 	if (s->rdma != NULL)
 		doca_rdma_destroy(s->rdma);
-	if (s->pe != NULL)
+	if (s->pe != NULL && !s->pe_borrowed)
 		doca_pe_destroy(s->pe);
 	if (s->dev != NULL)
 		doca_dev_close(s->dev);

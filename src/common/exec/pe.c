@@ -21,11 +21,25 @@
 /* ---- the FIFO ---- */
 
 /*
+ * Nothing of `ctx` can be reported now: every task it has queued waits for
+ * its library and the library settled none of them.  Decided from two
+ * counts instead of a visit to each task.  Off while the context is not
+ * RUNNING (flushed tasks become ready without being counted) and while
+ * faults are injected (an injected outcome is not counted either).
+ */
+static inline bool sd_ctx_only_waits(const struct doca_ctx *ctx)
+{
+	return ctx->waiting_ready == 0 && ctx->waiting_queued != 0 && ctx->waiting_queued == ctx->inflight &&
+	       ctx->state == DOCA_CTX_STATE_RUNNING && priv_doca_debug_flags == 0;
+}
+
+/*
  * The next reportable task and its predecessor in the FIFO (NULL for the
  * head).  Fast path: the head is ready.  Slow path (early engines only):
  * walk the FIFO; a task that is not ready blocks the later tasks of its own
  * context, not those of others.  The head may become ready during the
- * walk, so the task found can still be the head.
+ * walk, so the task found can still be the head.  A context with nothing
+ * to report (sd_ctx_only_waits) is passed at its first task.
  */
 static struct doca_task *sd_pe_find_ready(struct doca_pe *pe, struct doca_task **prev_out)
 {
@@ -41,6 +55,12 @@ static struct doca_task *sd_pe_find_ready(struct doca_pe *pe, struct doca_task *
 	for (; task != NULL; prev = task, task = task->next) {
 		if (task->ctx->scan_mark == epoch)
 			continue;
+		if (sd_ctx_only_waits(task->ctx)) {
+			task->ctx->scan_mark = epoch;
+			if (--unseen == 0)
+				break;
+			continue;
+		}
 		if (sd_task_ready(task)) {
 			*prev_out = prev;
 			return task;
@@ -147,6 +167,13 @@ static void sd_pe_report_task(struct doca_pe *pe, struct doca_task *task)
 {
 	const struct sd_task_ops *ops = task->conf->ops;
 	doca_error_t status = DOCA_ERROR_SHUTDOWN; /* flushed: no byte is touched */
+
+	if (sd_task_ops_waiting(ops))
+		task->ctx->waiting_queued--;
+	if (task->ready_counted) {
+		task->ready_counted = 0;
+		task->ctx->waiting_ready--;
+	}
 
 	pe->dispatching = true;
 	if (ops->on_submit == NULL) {

@@ -218,6 +218,9 @@ static __attribute__((noinline)) doca_error_t sd_task_enqueue_early(struct doca_
 		return err;
 	}
 	sd_task_link(task, ctx, ctx->pe);
+	task->ready_counted = 0;
+	if (sd_task_ops_waiting(task->conf->ops))
+		ctx->waiting_queued++;
 	sd_task_enqueue_rest(task, ctx->pe);
 	return DOCA_SUCCESS;
 }
