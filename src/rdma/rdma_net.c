@@ -29,6 +29,7 @@
  */
 #define SD_RDMA_NET_ANSWER_DELAY_NS 20000ull
 #define SD_RDMA_NET_ANSWER_RUN 32u /* ... or once it covers this many */
+#define SD_RDMA_NET_NO_EFD_LOOK_NS 1000000ull /* a sleeper looks this often when UCX offers no event descriptor */
 
 /* A message the receiver holds for want of a posted receive. */
 struct sd_rdma_held {
@@ -78,10 +79,15 @@ struct sd_rdma_net {
 	const struct sd_msgnet_ops *ops;
 	void *node;
 	uint16_t port;
+	uint64_t made_ready; /* tasks this side made ready (sends answered, receives filled): news for a sleeper */
 };
 
 static void sd_rdma_net_settle(struct sd_rdma_task *t, doca_error_t status)
 {
+	struct sd_rdma_net *net = t->conn != NULL ? t->conn->rdma->net : NULL;
+
+	if (net != NULL)
+		net->made_ready++;
 	t->base.early_status = status;
 	atomic_store_explicit(&t->base.ready, 1, memory_order_release);
 }
@@ -195,6 +201,7 @@ static doca_error_t sd_rdma_net_fill(struct doca_rdma *rdma, struct doca_rdma_co
 	uint8_t *at;
 	size_t n;
 
+	rdma->net->made_ready++;
 	recv->opcode = (enum doca_rdma_opcode)m->opcode;
 	recv->imm = m->imm;
 	recv->from = c;
@@ -631,12 +638,13 @@ bool sd_rdma_net_ended(const struct doca_rdma_connection *c)
 
 /* ---- the event step, stop and release ---- */
 
-void sd_rdma_net_progress(struct doca_rdma *rdma)
+bool sd_rdma_net_progress(struct doca_rdma *rdma)
 {
-	uint64_t now;
+	uint64_t now, before;
 
 	if (rdma->net == NULL)
-		return;
+		return false;
+	before = rdma->net->made_ready;
 	(void)rdma->net->ops->progress(rdma->net->node);
 	now = sd_rdma_now_ns();
 	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
@@ -659,6 +667,7 @@ void sd_rdma_net_progress(struct doca_rdma *rdma)
 		if (nc->ready)
 			sd_rdma_net_watch(c, now);
 	}
+	return rdma->net->made_ready != before;
 }
 
 /* The context stops: the peer is told, unanswered sends are left to the flush (forgotten here). */
@@ -695,4 +704,64 @@ void sd_rdma_net_release(struct doca_rdma *rdma)
 		free(rdma->net);
 		rdma->net = NULL;
 	}
+}
+
+/* ---- event mode ---- */
+
+static uint64_t sd_rdma_net_earlier(uint64_t a, uint64_t b)
+{
+	return a == 0 || (b != 0 && b < a) ? b : a;
+}
+
+/*
+ * When this connection's network side must look again although nothing
+ * arrives: a held message's RNR budget, the HOLD that keeps its sender
+ * patient, the silence of a peer that owes answers (a cut link sends
+ * nothing).  0: never.
+ */
+static uint64_t sd_rdma_net_conn_deadline(struct doca_rdma_connection *c, uint64_t bound)
+{
+	struct sd_rdma_net_conn *nc = c->net;
+	uint64_t at = 0;
+
+	if (nc->held_n != 0) {
+		at = sd_rdma_net_held_at(nc, 0)->deadline_ns;
+		at = sd_rdma_net_earlier(at, nc->hold_said_ns + SD_RDMA_NET_HOLD_EVERY_NS);
+	}
+	if (nc->ready && nc->oldest != nc->next_seq)
+		at = sd_rdma_net_earlier(at, nc->heard_ns + bound);
+	if (nc->run_count != 0)
+		at = sd_rdma_net_earlier(at, nc->run_since_ns + SD_RDMA_NET_ANSWER_DELAY_NS); /* no copy was free */
+	return at;
+}
+
+bool sd_rdma_net_arm(struct doca_rdma *rdma, int *fd, uint64_t *at)
+{
+	struct sd_rdma_net *net = rdma->net;
+	uint64_t bound;
+
+	*fd = -1;
+	*at = 0;
+	if (net == NULL)
+		return false;
+	bound = (uint64_t)net->ops->timeout_ms() * 1000000ull;
+	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
+		struct sd_rdma_net_conn *nc = c->net;
+		if (nc == NULL || nc->ended)
+			continue;
+		if (nc->doomed || sd_rdma_conn_ended(c))
+			return true; /* the event step ends it */
+		sd_rdma_net_flush_answer(c); /* the sender sleeps too, perhaps: it must not wait for our next look */
+		*at = sd_rdma_net_earlier(*at, sd_rdma_net_conn_deadline(c, bound));
+	}
+	*fd = net->ops->event_fd(net->node);
+	int armed = *fd >= 0 ? net->ops->arm(net->node) : EIO;
+	if (armed == EBUSY)
+		return true;
+	if (armed != 0) {
+		/* UCX cannot wake us (logged when the descriptor was refused): look every millisecond instead. */
+		*fd = -1;
+		*at = sd_rdma_net_earlier(*at, sd_rdma_now_ns() + SD_RDMA_NET_NO_EFD_LOOK_NS);
+	}
+	return false;
 }
