@@ -255,6 +255,15 @@ void sd_rdma_net_conn_free(struct doca_rdma_connection *c);
  * earliest moment the network side must look again (0: none).
  */
 bool sd_rdma_net_arm(struct doca_rdma *rdma, int *fd, uint64_t *at);
+/*
+ * The connection manager's socket is a second channel next to the message
+ * link, and what it says may overtake the link: this side disconnects, so
+ * send our gathered answers and the CLOSE on the link first (closing); the
+ * peer disconnected, so take in what its node sent before, answers to our
+ * sends in particular, ahead of failing them (peer_ending).
+ */
+void sd_rdma_net_closing(struct doca_rdma_connection *c);
+void sd_rdma_net_peer_ending(struct doca_rdma *rdma);
 
 /* rdma_sync_event.c: get / notify-set / notify-add on a remote-net sync event. */
 doca_error_t sd_rdma_sync_event_apply(struct sd_rdma_task *t, enum sd_rdma_type type);
