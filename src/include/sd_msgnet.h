@@ -60,6 +60,14 @@ struct sd_msgnet_ops {
 	void (*link_close)(void *node, void *link);
 	/* The liveness bound in milliseconds (SOFTDOCA_PEER_TIMEOUT_MS). */
 	uint32_t (*timeout_ms)(void);
+	/*
+	 * Event mode: a descriptor that becomes readable when the node has news
+	 * once `arm` said 0 (a message, an answer, a failed link); -1 when UCX
+	 * offers none.  It stays the node's: never close it.
+	 */
+	int (*event_fd)(void *node);
+	/* Ready event_fd for a sleep: 0; EBUSY when news wait already (progress first); EIO when UCX cannot. */
+	int (*arm)(void *node);
 };
 
 /*

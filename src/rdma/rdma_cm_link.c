@@ -267,6 +267,7 @@ doca_error_t sd_rdma_cm_disconnect(struct doca_rdma_connection *conn)
 				    "connection %u is %s; only an established connection can be disconnected, once",
 				    conn->id, link->local_ended ? "disconnected already" : "not established");
 	link->local_ended = true;
+	sd_rdma_net_closing(conn); /* the peer hears our answers before the disconnect */
 	sd_rdma_conn_cut(conn);
 	if (link->phase == SD_RDMA_CM_ESTABLISHED)
 		sd_rdma_cm_link_send(link, SD_RDMA_CM_DISCONNECT, NULL, 0);

@@ -103,6 +103,7 @@ static void sd_rdma_cm_on_accept(struct sd_rdma_cm_link *link, const struct sd_r
 /* The peer ended an established connection (message, closed socket or dead process). */
 static void sd_rdma_cm_on_peer_gone(struct sd_rdma_cm_link *link)
 {
+	sd_rdma_net_peer_ending(link->rdma); /* answers the peer sent before it went complete our sends */
 	sd_rdma_conn_cut(link->conn);
 	link->phase = SD_RDMA_CM_PEER_GONE;
 	sd_rdma_cm_link_close(link);

@@ -101,11 +101,12 @@ static bool sd_rdma_event_pending(struct doca_ctx *ctx)
 
 	if (ctx->state != DOCA_CTX_STATE_RUNNING)
 		return false;
-	sd_rdma_net_progress(rdma); /* completes sends and fills receives in place: nothing to dispatch */
+	/* Completes sends and fills receives in place: nothing to dispatch, but news for a PE being armed. */
+	bool made_ready = sd_rdma_net_progress(rdma);
 	if (sd_rdma_inbox_pending(rdma) || (rdma->cm != NULL && sd_rdma_cm_pending(rdma)))
 		return true;
 	/* Nothing to report and the program is about to sleep on its handle: arrange to be woken. */
-	return atomic_load_explicit(&ctx->pe->armed, memory_order_relaxed) && sd_rdma_wake_arm(rdma);
+	return atomic_load_explicit(&ctx->pe->armed, memory_order_relaxed) && (made_ready || sd_rdma_wake_arm(rdma));
 }
 
 static void sd_rdma_event_dispatch(struct doca_ctx *ctx)

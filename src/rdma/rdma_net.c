@@ -29,6 +29,7 @@
  */
 #define SD_RDMA_NET_ANSWER_DELAY_NS 20000ull
 #define SD_RDMA_NET_ANSWER_RUN 32u /* ... or once it covers this many */
+#define SD_RDMA_NET_NO_EFD_LOOK_NS 1000000ull /* a sleeper looks this often when UCX offers no event descriptor */
 
 /* A message the receiver holds for want of a posted receive. */
 struct sd_rdma_held {
@@ -46,7 +47,9 @@ struct sd_rdma_net_conn {
 	void *out; /* our link to the peer's node: our messages, its answers */
 	void *in;  /* the peer's link to our node: its messages, our answers */
 	/* Sender. */
-	bool ready;          /* the peer bound `out` (OK received) */
+	bool ready;          /* the hello went out on `out`: sends are taken */
+	bool bound;          /* the peer bound `out` (OK received): sends are transmitted */
+	uint64_t unsent;     /* our first message not transmitted yet (they wait for the OK) */
 	uint64_t nonce;
 	uint32_t window;     /* power of two */
 	uint64_t next_seq;   /* of our next message (from 1) */
@@ -78,10 +81,15 @@ struct sd_rdma_net {
 	const struct sd_msgnet_ops *ops;
 	void *node;
 	uint16_t port;
+	uint64_t made_ready; /* tasks this side made ready (sends answered, receives filled): news for a sleeper */
 };
 
 static void sd_rdma_net_settle(struct sd_rdma_task *t, doca_error_t status)
 {
+	struct sd_rdma_net *net = t->conn != NULL ? t->conn->rdma->net : NULL;
+
+	if (net != NULL)
+		net->made_ready++;
 	t->base.early_status = status;
 	atomic_store_explicit(&t->base.ready, 1, memory_order_release);
 }
@@ -139,13 +147,14 @@ static struct sd_rdma_net_conn *sd_rdma_net_conn_of(struct doca_rdma_connection 
 	if (c->net == NULL)
 		c->net = calloc(1, sizeof(*c->net));
 	if (c->net != NULL && c->net->next_seq == 0) {
-		c->net->next_seq = c->net->oldest = 1;
+		c->net->next_seq = c->net->oldest = c->net->unsent = 1;
 		c->net->expect_seq = 1;
 	}
 	return c->net;
 }
 
 static void sd_rdma_net_end(struct doca_rdma_connection *c, doca_error_t status, bool tell, bool closed);
+static void sd_rdma_net_transmit_waiting(struct doca_rdma_connection *c);
 
 /* ---- answers (receiver) ---- */
 
@@ -195,6 +204,7 @@ static doca_error_t sd_rdma_net_fill(struct doca_rdma *rdma, struct doca_rdma_co
 	uint8_t *at;
 	size_t n;
 
+	rdma->net->made_ready++;
 	recv->opcode = (enum doca_rdma_opcode)m->opcode;
 	recv->imm = m->imm;
 	recv->from = c;
@@ -461,6 +471,10 @@ static bool sd_rdma_net_dispatch(struct doca_rdma_connection *c, void *link, con
 				      "with DOCA_ERROR_NOT_CONNECTED",
 				      c->id, c->remote.pid);
 			nc->doomed = true;
+		} else if (on_out && h->seq == nc->nonce && !nc->bound) {
+			nc->heard_ns = sd_rdma_now_ns();
+			nc->bound = true;
+			sd_rdma_net_transmit_waiting(c);
 		}
 		return false;
 	case SD_RDMA_NET_ANS:
@@ -513,6 +527,44 @@ static bool sd_rdma_net_on_msg(void *arg, void *link, void *link_arg, const void
 
 /* ---- the sender ---- */
 
+/* The bytes of message `t` (none for the immediate of a write), as UCX reads them. */
+static size_t sd_rdma_net_iov(const struct sd_rdma_task *t, struct iovec iov[SD_RDMA_SLOT_SEGS])
+{
+	size_t n = 0;
+
+	for (const struct doca_buf *e = t->opcode == DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM ? NULL : t->src;
+	     e != NULL && n < SD_RDMA_SLOT_SEGS; e = e->next)
+		if (e->data_len != 0)
+			iov[n++] = (struct iovec){.iov_base = e->data, .iov_len = e->data_len};
+	return n;
+}
+
+/*
+ * The peer bound our link: transmit the messages that waited for it, in
+ * order.  UCX may deliver a message sent while the endpoint was still
+ * being wired up ahead of the hello queued before it (a sender that did not
+ * progress between the two), and the peer drops anything that comes on a
+ * link before its hello, so nothing but the hello goes out before the OK.
+ */
+static void sd_rdma_net_transmit_waiting(struct doca_rdma_connection *c)
+{
+	struct sd_rdma_net_conn *nc = c->net;
+	struct iovec iov[SD_RDMA_SLOT_SEGS];
+
+	for (; nc->unsent < nc->next_seq && !nc->ended; nc->unsent++) {
+		struct sd_rdma_task *t = nc->win[nc->unsent & (nc->window - 1)];
+
+		if (t == NULL || t->net_seq != nc->unsent)
+			continue; /* flushed by a stop meanwhile */
+		size_t n = sd_rdma_net_iov(t, iov);
+		if (c->rdma->net->ops->send(nc->out, nc->win_hdr[nc->unsent & (nc->window - 1)], SD_RDMA_NET_HDR_LEN,
+					    iov, n) != 0) {
+			nc->doomed = true; /* inside a UCX callback: the event step ends the connection's messages */
+			return;
+		}
+	}
+}
+
 static uint32_t sd_rdma_net_rnr_ms(const struct doca_rdma *rdma)
 {
 	/* docs/rdma.md: 10 ms + 100 ms per retry, 7 meaning 2 s instead of a card's forever. */
@@ -524,7 +576,6 @@ void sd_rdma_net_send(struct sd_rdma_task *t, enum doca_rdma_opcode opcode)
 	struct doca_rdma_connection *c = t->conn;
 	struct sd_rdma_net_conn *nc = c->net;
 	struct iovec iov[SD_RDMA_SLOT_SEGS];
-	size_t n = 0;
 
 	if (nc == NULL || !nc->ready || nc->ended) {
 		sd_rdma_net_settle(t, DOCA_ERROR_NOT_CONNECTED);
@@ -534,10 +585,6 @@ void sd_rdma_net_send(struct sd_rdma_task *t, enum doca_rdma_opcode opcode)
 		sd_rdma_net_settle(t, DOCA_ERROR_FULL); /* more sends in flight than the send queue holds */
 		return;
 	}
-	for (const struct doca_buf *e = opcode == DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM ? NULL : t->src;
-	     e != NULL && n < SD_RDMA_SLOT_SEGS; e = e->next)
-		if (e->data_len != 0)
-			iov[n++] = (struct iovec){.iov_base = e->data, .iov_len = e->data_len};
 	struct sd_rdma_net_hdr h = {
 		.type = SD_RDMA_NET_MSG, .conn_id = c->remote.conn_id, .word = (uint32_t)opcode,
 		.seq = nc->next_seq, .count = opcode == DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM ? t->filled_len : 0,
@@ -552,8 +599,11 @@ void sd_rdma_net_send(struct sd_rdma_task *t, enum doca_rdma_opcode opcode)
 	t->net_seq = nc->next_seq;
 	nc->win[nc->next_seq & (nc->window - 1)] = t;
 	nc->next_seq++;
-	if (c->rdma->net->ops->send(nc->out, buf, SD_RDMA_NET_HDR_LEN, iov, n) != 0)
-		sd_rdma_net_end(c, DOCA_ERROR_NOT_CONNECTED, false, false);
+	if (nc->bound) {
+		nc->unsent = nc->next_seq;
+		if (c->rdma->net->ops->send(nc->out, buf, SD_RDMA_NET_HDR_LEN, iov, sd_rdma_net_iov(t, iov)) != 0)
+			sd_rdma_net_end(c, DOCA_ERROR_NOT_CONNECTED, false, false);
+	}
 }
 
 /* A peer that owes answers and has said nothing for the liveness bound is gone (a cut link). */
@@ -631,12 +681,13 @@ bool sd_rdma_net_ended(const struct doca_rdma_connection *c)
 
 /* ---- the event step, stop and release ---- */
 
-void sd_rdma_net_progress(struct doca_rdma *rdma)
+bool sd_rdma_net_progress(struct doca_rdma *rdma)
 {
-	uint64_t now;
+	uint64_t now, before;
 
 	if (rdma->net == NULL)
-		return;
+		return false;
+	before = rdma->net->made_ready;
 	(void)rdma->net->ops->progress(rdma->net->node);
 	now = sd_rdma_now_ns();
 	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
@@ -659,6 +710,7 @@ void sd_rdma_net_progress(struct doca_rdma *rdma)
 		if (nc->ready)
 			sd_rdma_net_watch(c, now);
 	}
+	return rdma->net->made_ready != before;
 }
 
 /* The context stops: the peer is told, unanswered sends are left to the flush (forgotten here). */
@@ -695,4 +747,78 @@ void sd_rdma_net_release(struct doca_rdma *rdma)
 		free(rdma->net);
 		rdma->net = NULL;
 	}
+}
+
+/* ---- the connection manager's ends ---- */
+
+void sd_rdma_net_closing(struct doca_rdma_connection *c)
+{
+	if (c->net != NULL)
+		sd_rdma_net_end(c, DOCA_ERROR_NOT_CONNECTED, true, true); /* our last answers go before the CLOSE */
+}
+
+void sd_rdma_net_peer_ending(struct doca_rdma *rdma)
+{
+	if (rdma->net != NULL)
+		(void)rdma->net->ops->progress(rdma->net->node);
+}
+
+/* ---- event mode ---- */
+
+static uint64_t sd_rdma_net_earlier(uint64_t a, uint64_t b)
+{
+	return a == 0 || (b != 0 && b < a) ? b : a;
+}
+
+/*
+ * When this connection's network side must look again although nothing
+ * arrives: a held message's RNR budget, the HOLD that keeps its sender
+ * patient, the silence of a peer that owes answers (a cut link sends
+ * nothing).  0: never.
+ */
+static uint64_t sd_rdma_net_conn_deadline(struct doca_rdma_connection *c, uint64_t bound)
+{
+	struct sd_rdma_net_conn *nc = c->net;
+	uint64_t at = 0;
+
+	if (nc->held_n != 0) {
+		at = sd_rdma_net_held_at(nc, 0)->deadline_ns;
+		at = sd_rdma_net_earlier(at, nc->hold_said_ns + SD_RDMA_NET_HOLD_EVERY_NS);
+	}
+	if (nc->ready && nc->oldest != nc->next_seq)
+		at = sd_rdma_net_earlier(at, nc->heard_ns + bound);
+	if (nc->run_count != 0)
+		at = sd_rdma_net_earlier(at, nc->run_since_ns + SD_RDMA_NET_ANSWER_DELAY_NS); /* no copy was free */
+	return at;
+}
+
+bool sd_rdma_net_arm(struct doca_rdma *rdma, int *fd, uint64_t *at)
+{
+	struct sd_rdma_net *net = rdma->net;
+	uint64_t bound;
+
+	*fd = -1;
+	*at = 0;
+	if (net == NULL)
+		return false;
+	bound = (uint64_t)net->ops->timeout_ms() * 1000000ull;
+	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
+		struct sd_rdma_net_conn *nc = c->net;
+		if (nc == NULL || nc->ended)
+			continue;
+		if (nc->doomed || sd_rdma_conn_ended(c))
+			return true; /* the event step ends it */
+		sd_rdma_net_flush_answer(c); /* the sender sleeps too, perhaps: it must not wait for our next look */
+		*at = sd_rdma_net_earlier(*at, sd_rdma_net_conn_deadline(c, bound));
+	}
+	*fd = net->ops->event_fd(net->node);
+	int armed = *fd >= 0 ? net->ops->arm(net->node) : EIO;
+	if (armed == EBUSY)
+		return true;
+	if (armed != 0) {
+		/* UCX cannot wake us (logged when the descriptor was refused): look every millisecond instead. */
+		*fd = -1;
+		*at = sd_rdma_net_earlier(*at, sd_rdma_now_ns() + SD_RDMA_NET_NO_EFD_LOOK_NS);
+	}
+	return false;
 }

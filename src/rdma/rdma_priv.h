@@ -244,10 +244,26 @@ doca_error_t sd_rdma_net_join(struct doca_rdma_connection *c, const struct sd_rd
 bool sd_rdma_net_offered(const struct doca_rdma_connection *c); /* the peer takes our messages */
 bool sd_rdma_net_ended(const struct doca_rdma_connection *c);   /* ... took them until its link failed */
 void sd_rdma_net_send(struct sd_rdma_task *t, enum doca_rdma_opcode opcode);
-void sd_rdma_net_progress(struct doca_rdma *rdma);
+bool sd_rdma_net_progress(struct doca_rdma *rdma); /* true when it made tasks ready */
 void sd_rdma_net_stopping(struct doca_rdma *rdma);
 void sd_rdma_net_release(struct doca_rdma *rdma);
 void sd_rdma_net_conn_free(struct doca_rdma_connection *c);
+/*
+ * The PE is about to sleep (event mode): send the answers gathered so far
+ * and arm the message node.  True when news wait already (the PE must not
+ * sleep); else *fd is the node's event descriptor (-1: none) and *at the
+ * earliest moment the network side must look again (0: none).
+ */
+bool sd_rdma_net_arm(struct doca_rdma *rdma, int *fd, uint64_t *at);
+/*
+ * The connection manager's socket is a second channel next to the message
+ * link, and what it says may overtake the link: this side disconnects, so
+ * send our gathered answers and the CLOSE on the link first (closing); the
+ * peer disconnected, so take in what its node sent before, answers to our
+ * sends in particular, ahead of failing them (peer_ending).
+ */
+void sd_rdma_net_closing(struct doca_rdma_connection *c);
+void sd_rdma_net_peer_ending(struct doca_rdma *rdma);
 
 /* rdma_sync_event.c: get / notify-set / notify-add on a remote-net sync event. */
 doca_error_t sd_rdma_sync_event_apply(struct sd_rdma_task *t, enum sd_rdma_type type);

@@ -19,6 +19,14 @@
  * costs its peer one fence and one load per message, and a sleeping one
  * one write per sleep.  Both sides store, fence, then load the other's
  * store, so either the sleeper sees the message or the peer sees the word.
+ *
+ * Peers in other namespaces speak through the context's UCX message node
+ * instead (rdma_net.c): arming the PE arms the node's worker
+ * (ucp_worker_arm, once per sleep, never per task) and the watcher sleeps on
+ * its event descriptor too, one-shot like the CM's set, re-armed at the next
+ * arming after it fired.  The timer then also covers what the network side
+ * must do while nothing arrives: a held message's RNR budget, the HOLD that
+ * keeps its sender patient, a silent peer's liveness bound.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,7 +45,7 @@
 #include "rdma_wake.h"
 #include "sd_log.h"
 
-enum { SD_WAKE_TAG_PIPE = 1, SD_WAKE_TAG_TIMER, SD_WAKE_TAG_CM, SD_WAKE_TAG_PEER };
+enum { SD_WAKE_TAG_PIPE = 1, SD_WAKE_TAG_TIMER, SD_WAKE_TAG_CM, SD_WAKE_TAG_PEER, SD_WAKE_TAG_NET };
 
 /* The timer rings this long after a deadline, so the look it causes finds the deadline passed. */
 #define SD_WAKE_SLACK_NS 1000000ull
@@ -54,6 +62,8 @@ struct sd_rdma_wake {
 	atomic_bool cm_fired;    /* its one-shot watch fired and waits to be re-armed */
 	atomic_bool timer_fired; /* the timer rang since it was last set */
 	atomic_bool peer_fired;  /* a peer's pidfd (one-shot) fired: the watched ones are re-armed at the next arming */
+	bool net_in_set;         /* the message node's UCX descriptor was added to our set (one-shot) */
+	atomic_bool net_fired;   /* its one-shot watch fired and waits to be re-armed */
 	atomic_bool quit;
 	uint64_t timer_at;       /* the deadline the timer is set for; 0: none */
 };
@@ -141,6 +151,8 @@ static void *sd_wake_watch(void *arg)
 				atomic_store(&w->timer_fired, true);
 			} else if (evs[i].data.u32 == SD_WAKE_TAG_PEER) {
 				atomic_store(&w->peer_fired, true);
+			} else if (evs[i].data.u32 == SD_WAKE_TAG_NET) {
+				atomic_store(&w->net_fired, true);
 			} else {
 				atomic_store(&w->cm_fired, true);
 			}
@@ -189,6 +201,26 @@ static void sd_wake_watch_cm(struct sd_rdma_wake *w, struct sd_rdma_cm *cm)
 	}
 	if (atomic_exchange(&w->cm_fired, false))
 		(void)epoll_ctl(w->epfd, EPOLL_CTL_MOD, cm->epfd, &ev);
+}
+
+/*
+ * Let UCX wake the watcher once more: a message, an answer or a failed link
+ * of the message node (messages to and from other namespaces).  The node
+ * was armed (ucp_worker_arm) just before; its descriptor lives as long as
+ * the node, which goes with the watcher when the context reaches IDLE.
+ */
+static void sd_wake_watch_net(struct sd_rdma_wake *w, int fd)
+{
+	struct epoll_event ev = {.events = EPOLLIN | EPOLLONESHOT, .data.u32 = SD_WAKE_TAG_NET};
+
+	if (fd < 0)
+		return;
+	if (!w->net_in_set) {
+		w->net_in_set = epoll_ctl(w->epfd, EPOLL_CTL_ADD, fd, &ev) == 0;
+		return;
+	}
+	if (atomic_exchange(&w->net_fired, false))
+		(void)epoll_ctl(w->epfd, EPOLL_CTL_MOD, fd, &ev);
 }
 
 /* Set the timer for `at` (CLOCK_MONOTONIC ns; 0: none), unless it is set so already and has not rung. */
@@ -288,14 +320,15 @@ static void sd_wake_ask_peers(struct doca_rdma *rdma)
 bool sd_rdma_wake_arm(struct doca_rdma *rdma)
 {
 	struct sd_rdma_wake *w = rdma->conns != NULL || rdma->cm != NULL ? sd_wake_get(rdma) : NULL;
-	uint64_t at = 0;
+	uint64_t at = 0, net_at = 0;
+	int net_fd = -1;
 
 	if (rdma->conns == NULL && rdma->cm == NULL)
 		return false; /* no peer, socket or deadline can have news: the framework's own wake-ups suffice */
 	if (w == NULL)
 		return false;
 	sd_wake_ask_peers(rdma);
-	if (sd_wake_scan_messages(rdma, &at) || sd_rdma_inbox_pending(rdma))
+	if (sd_wake_scan_messages(rdma, &at) || sd_rdma_inbox_pending(rdma) || sd_rdma_net_arm(rdma, &net_fd, &net_at))
 		return true;
 	if (!sd_wake_start(w, rdma))
 		return false;
@@ -303,7 +336,8 @@ bool sd_rdma_wake_arm(struct doca_rdma *rdma)
 	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next)
 		sd_wake_watch_peer(w, c, rearm);
 	sd_wake_watch_cm(w, rdma->cm);
-	sd_wake_timer(w, sd_wake_earlier(at, sd_wake_cm_deadline(rdma->cm)));
+	sd_wake_watch_net(w, net_fd);
+	sd_wake_timer(w, sd_wake_earlier(sd_wake_earlier(at, net_at), sd_wake_cm_deadline(rdma->cm)));
 	return false;
 }
 

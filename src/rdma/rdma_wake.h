@@ -2,8 +2,9 @@
  * rdma_wake.h - waking a progress engine that sleeps on its notification
  * handle (event mode) when something happens to one of its RDMA contexts
  * that no thread of this process would otherwise report: a message or a
- * verdict written by a peer in another process, a connection-manager
- * socket with news, an RNR or handshake deadline passing.
+ * verdict written by a peer in another process, a message or an answer
+ * from a peer in another namespace (UCX), a connection-manager socket with
+ * news, an RNR, handshake or liveness deadline passing.
  *
  * Nothing here runs while the program polls: the words in the shared rings
  * are set, and the watcher thread is armed, only when the application arms

@@ -17,6 +17,15 @@
  *         addjoin            waits for that thread: "added COUNT"
  *         quit
  *       It progresses nothing: one-sided tasks need no help from it.
+ *       With --reexport the memory is a host's, handed on (the storage
+ *       application's zero-copy path): a child process plays the host
+ *       (device 0000:b1:00.0), fills the N bytes and exports them over PCI
+ *       with the RDMA rights of --perm; the responder, the DPU (use --dev
+ *       0000:03:00.0), imports them over PCI and exports that import for RDMA
+ *       (DIR/rdesc).  check and word then look at the host's bytes, and two
+ *       more commands end the way to them:
+ *         hoststop           the host stops its mmap: "ok"
+ *         revoke             the DPU destroys its PCI import: "ok"
  *   netns_rdma request --dir DIR --ops OP,OP... --seed S [--go] [--dev PCI]
  *       Exports its own connection (DIR/qblob); with --go waits for DIR/go
  *       (the responder connected); connects to DIR/rblob ("err connect NAME"
@@ -35,12 +44,15 @@
  *       A failed op prints "OP err NAME" and the next op runs.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "rdma_pipes.h"
 #include "rdma_test.h"
 #include "xproc_test.h"
 
@@ -55,7 +67,7 @@ struct nr_opts {
 	const char *dir, *ops, *dev, *perm, *ctx_perm;
 	size_t size;
 	uint32_t seed;
-	bool go;
+	bool go, reexport;
 };
 
 static void nr_parse(int argc, char **argv, struct nr_opts *o)
@@ -66,8 +78,8 @@ static void nr_parse(int argc, char **argv, struct nr_opts *o)
 	o->size = 4 * NR_MIB;
 	for (int i = 2; i < argc; i++) {
 		const char *k = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
-		if (strcmp(k, "--go") == 0) {
-			o->go = true;
+		if (strcmp(k, "--go") == 0 || strcmp(k, "--reexport") == 0) {
+			*(k[2] == 'g' ? &o->go : &o->reexport) = true;
 			continue;
 		}
 		i++;
@@ -123,10 +135,109 @@ static void *nr_add_loop(void *arg)
 	return NULL;
 }
 
+/* check and word on `mem`, answered on `out`; false for another command. */
+static bool nr_answer_mem(const struct nr_opts *o, const uint8_t *mem, const char *line, FILE *out)
+{
+	unsigned long long a, b, c;
+
+	if (sscanf(line, "check %llu %llu %llu", &a, &b, &c) == 3 && b + c <= o->size) {
+		long bad = xt_verify(mem + b, (size_t)c, (uint32_t)a, b);
+		if (bad < 0)
+			fprintf(out, "ok\n");
+		else
+			fprintf(out, "bad %llu\n", b + (unsigned long long)bad);
+		return true;
+	}
+	if (sscanf(line, "word %llu", &a) == 1 && a + 8 <= o->size) {
+		uint64_t v;
+		memcpy(&v, mem + a, 8);
+		fprintf(out, "word %llu\n", (unsigned long long)v);
+		return true;
+	}
+	return false;
+}
+
+/* ---- the host of a re-export (--reexport) ---- */
+
+static struct {
+	pid_t pid;
+	FILE *to, *from;           /* the host's commands and answers */
+	struct doca_mmap *import;  /* the DPU's PCI import of the host's memory */
+} nr_host;
+
+static void nr_host_ask(const char *line)
+{
+	char answer[256];
+
+	if (fputs(line, nr_host.to) < 0 || fflush(nr_host.to) != 0 || fgets(answer, sizeof(answer), nr_host.from) == NULL)
+		printf("err host gone\n");
+	else
+		fputs(answer, stdout);
+}
+
+/* The host: fill and export the memory over PCI (its descriptor on `desc_fd`), then answer commands. */
+static int nr_host_main(const struct nr_opts *o, uint8_t *mem, int desc_fd, FILE *in, FILE *out)
+{
+	struct doca_dev *dev = sd_test_open_dev_at(RT_HOST_PCI);
+	struct doca_mmap *m = NULL;
+	const void *desc;
+	size_t len;
+	char line[256];
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (dev == NULL ||
+	    sd_fx_mmap(dev, mem, o->size, nr_perm(o->perm) | DOCA_ACCESS_FLAG_PCI_READ_WRITE, &m) != DOCA_SUCCESS ||
+	    doca_mmap_export_pci(m, dev, &desc, &len) != DOCA_SUCCESS || !put_blob(desc_fd, desc, len))
+		return 1;
+	while (fgets(line, sizeof(line), in) != NULL) {
+		if (strncmp(line, "hoststop", 8) == 0)
+			fprintf(out, doca_mmap_stop(m) == DOCA_SUCCESS ? "ok\n" : "err stop\n");
+		else if (!nr_answer_mem(o, mem, line, out))
+			fprintf(out, "unknown command\n");
+		fflush(out);
+	}
+	return 0;
+}
+
+/* Fork the host (before this process opens anything of DOCA); its PCI descriptor in `desc`. */
+static size_t nr_host_start(const struct nr_opts *o, uint8_t *mem, uint8_t *desc, size_t cap)
+{
+	int d[2], c[2], a[2];
+
+	if (pipe(d) != 0 || pipe(c) != 0 || pipe(a) != 0)
+		return 0;
+	nr_host.pid = fork();
+	if (nr_host.pid == 0) {
+		close(d[0]);
+		close(c[1]);
+		close(a[0]);
+		_exit(nr_host_main(o, mem, d[1], fdopen(c[0], "r"), fdopen(a[1], "w")));
+	}
+	close(d[1]);
+	close(c[0]);
+	close(a[1]);
+	nr_host.to = fdopen(c[1], "w");
+	nr_host.from = fdopen(a[0], "r");
+	size_t n = nr_host.pid > 0 ? get_blob(d[0], desc, cap) : 0;
+	close(d[0]);
+	return n;
+}
+
+static void nr_host_end(void)
+{
+	if (nr_host.pid <= 0)
+		return;
+	fclose(nr_host.to);
+	fclose(nr_host.from);
+	kill(nr_host.pid, SIGKILL);
+	waitpid(nr_host.pid, NULL, 0);
+	nr_host.pid = 0;
+}
+
 static void nr_serve(struct nr_opts *o, struct rt_side *s, const uint8_t *mem)
 {
 	char line[256], word[32];
-	unsigned long long a, b, c;
+	unsigned long long a;
 
 	while (fgets(line, sizeof(line), stdin) != NULL) {
 		if (sscanf(line, "%31s", word) != 1)
@@ -142,12 +253,15 @@ static void nr_serve(struct nr_opts *o, struct rt_side *s, const uint8_t *mem)
 				printf("ok\n");
 			else
 				printf("err %s\n", doca_error_get_name(err));
-		} else if (sscanf(line, "check %llu %llu %llu", &a, &b, &c) == 3 && b + c <= o->size) {
-			long bad = xt_verify(mem + b, (size_t)c, (uint32_t)a, b);
-			if (bad < 0)
-				printf("ok\n");
-			else
-				printf("bad %llu\n", b + (unsigned long long)bad);
+		} else if (nr_host.pid > 0 && (strcmp(word, "check") == 0 || strcmp(word, "word") == 0 ||
+					       strcmp(word, "hoststop") == 0)) {
+			nr_host_ask(line);
+		} else if (strcmp(word, "revoke") == 0 && nr_host.import != NULL) {
+			doca_error_t err = doca_mmap_destroy(nr_host.import);
+			nr_host.import = NULL;
+			printf(err == DOCA_SUCCESS ? "ok\n" : "err %s\n", doca_error_get_name(err));
+		} else if (nr_answer_mem(o, mem, line, stdout)) {
+			;
 		} else if (sscanf(line, "addfor %llu", &a) == 1) {
 			nr_adder.word = (uint64_t *)(uintptr_t)(mem + o->size - 64);
 			nr_adder.ms = (long)a;
@@ -156,10 +270,6 @@ static void nr_serve(struct nr_opts *o, struct rt_side *s, const uint8_t *mem)
 		} else if (strcmp(word, "addjoin") == 0) {
 			pthread_join(nr_adder.thread, NULL);
 			printf("added %llu\n", (unsigned long long)nr_adder.count);
-		} else if (sscanf(line, "word %llu", &a) == 1 && a + 8 <= o->size) {
-			uint64_t v;
-			memcpy(&v, mem + a, 8);
-			printf("word %llu\n", (unsigned long long)v);
 		} else {
 			printf("unknown command\n");
 		}
@@ -174,8 +284,20 @@ static int nr_respond_end(struct rt_side *s, struct doca_mmap *m, uint8_t *mem, 
 	if (m != NULL)
 		doca_mmap_destroy(m);
 	rt_destroy(s);
+	nr_host_end();
 	free(mem);
 	return rc;
+}
+
+/* --reexport: the host's memory, imported over PCI by this DPU side; NULL when it cannot be. */
+static struct doca_mmap *nr_reexport_import(struct doca_dev *dev, const uint8_t *desc, size_t len)
+{
+	struct doca_mmap *m = NULL;
+
+	if (len == 0 || doca_mmap_create_from_export(NULL, desc, len, dev, &m) != DOCA_SUCCESS)
+		return NULL;
+	nr_host.import = m;
+	return m;
 }
 
 static int nr_respond(struct nr_opts *o)
@@ -192,9 +314,16 @@ static int nr_respond(struct nr_opts *o)
 		return nr_respond_end(&s, m, mem, nr_fail("memory", DOCA_ERROR_NO_MEMORY));
 	xt_fill(mem, o->size - NR_ATOM_AREA, o->seed, 0);
 	memset(mem + o->size - NR_ATOM_AREA, 0, NR_ATOM_AREA);
+	uint8_t pci[NR_DESC_MAX];
+	size_t pci_len = o->reexport ? nr_host_start(o, mem, pci, sizeof(pci)) : 0;
+	if (o->reexport && pci_len == 0)
+		return nr_respond_end(&s, m, mem, nr_fail("host", DOCA_ERROR_INITIALIZATION));
 	if (!rt_configure(&s, o->dev != NULL ? o->dev : RT_HOST_PCI, nr_perm(o->ctx_perm)) || !rt_start_and_export(&s))
 		return nr_respond_end(&s, m, mem, nr_fail("context", DOCA_ERROR_INITIALIZATION));
-	m = rt_mmap(s.dev, mem, o->size, nr_perm(o->perm));
+	if (o->reexport)
+		m = nr_reexport_import(s.dev, pci, pci_len); /* the host's copy of the bytes, not `mem` */
+	else
+		m = rt_mmap(s.dev, mem, o->size, nr_perm(o->perm));
 	if (m == NULL)
 		return nr_respond_end(&s, m, mem, nr_fail("mmap", DOCA_ERROR_INITIALIZATION));
 	err = doca_mmap_export_rdma(m, s.dev, &desc, &desc_len);
@@ -205,6 +334,8 @@ static int nr_respond(struct nr_opts *o)
 	printf("ready\n");
 	fflush(stdout);
 	nr_serve(o, &s, mem);
+	if (o->reexport)
+		m = nr_host.import; /* NULL once revoked */
 	return nr_respond_end(&s, m, mem, 0);
 }
 

@@ -3,7 +3,7 @@
  * immediate, writes with immediate) to a peer in another namespace; run by
  * test_netns_rdma_msg.sh, one in each namespace.  Files are exchanged in DIR.
  *
- *   netns_rdma_msg recv --dir DIR [--post N] [--post-after-ms M] [--buf B]
+ *   netns_rdma_msg recv --dir DIR [--post N] [--post-after-ms M] [--buf B] [--event 1]
  *       Starts a context, exports a connection (DIR/rblob) and 64 KiB of
  *       memory for RDMA write (DIR/rdesc), prints "ready", connects to
  *       DIR/sblob once it appears, and after M ms posts N receives (default
@@ -13,7 +13,7 @@
  *       (SEQ: the first 4 bytes; content: the rest is the sender's pattern
  *       for SEQ) and a successful one is posted again.  Ends when DIR/stop
  *       appears, or after 60 s.
- *   netns_rdma_msg send --dir DIR --ops OP,... [--rnr-retry R]
+ *   netns_rdma_msg send --dir DIR --ops OP,... [--rnr-retry R] [--event 1]
  *       Exports its connection (DIR/sblob), connects to DIR/rblob, imports
  *       DIR/rdesc and runs the ops in order, one line each, "OP ok" or
  *       "OP err NAME ms=T" (T: how long the failed task took):
@@ -32,11 +32,20 @@
  *         stream    64-byte sends one after the other until one fails (at
  *                   most 20 s): "running" after the first, then
  *                   "failed NAME after_ms=X" (X since the last success)
+ *         write     a 4 KiB RDMA write into the peer's memory (at 16 KiB)
+ *         read      a 4 KiB RDMA read of it back: "read ok" only when the
+ *                   bytes are those the write put there
+ *
+ * With --event 1 a side runs in event mode: it sleeps on its PE's
+ * notification handle (doca_pe_request_notification, then epoll_wait) and
+ * calls doca_pe_progress only after the handle woke it, never otherwise;
+ * at its end it prints "wakeups N", the number of times it was woken.
  */
 #include <endian.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -49,7 +58,7 @@
 
 struct nm_opts {
 	const char *dir, *ops, *dev;
-	unsigned post, post_after_ms, buf, rnr_retry;
+	unsigned post, post_after_ms, buf, rnr_retry, event;
 };
 
 static void nm_parse(int argc, char **argv, struct nm_opts *o)
@@ -71,6 +80,8 @@ static void nm_parse(int argc, char **argv, struct nm_opts *o)
 			o->buf = (unsigned)atoi(v);
 		else if (strcmp(k, "--rnr-retry") == 0)
 			o->rnr_retry = (unsigned)atoi(v);
+		else if (strcmp(k, "--event") == 0)
+			o->event = (unsigned)atoi(v);
 	}
 }
 
@@ -116,6 +127,59 @@ static int nm_fail(const char *what, doca_error_t err)
 {
 	printf("err %s %s\n", what, doca_error_get_name(err));
 	return 1;
+}
+
+/*
+ * Event mode (--event 1): the epoll set holding the PE's handle, whether the
+ * PE is armed, and how often the handle woke us.
+ */
+static bool nm_event;
+static bool nm_armed;
+static int nm_ep = -1;
+static unsigned long nm_wakeups;
+
+/*
+ * Let the PE make progress: poll it once, or (event mode) sleep on its
+ * handle for at most `ms` and progress it only if the handle woke us.  The
+ * PE is armed once per wake-up, not once per call: a call that times out
+ * sleeps on again without arming (arming looks at the context, which would
+ * hide a missing wake-up behind the timeouts).
+ */
+static void nm_pump(struct doca_pe *pe, int ms)
+{
+	doca_notification_handle_t h;
+	struct epoll_event ev = {.events = EPOLLIN};
+
+	if (!nm_event) {
+		doca_pe_progress(pe);
+		return;
+	}
+	if (doca_pe_get_notification_handle(pe, &h) != DOCA_SUCCESS)
+		return;
+	if (nm_ep < 0) {
+		nm_ep = epoll_create1(EPOLL_CLOEXEC);
+		if (nm_ep < 0 || epoll_ctl(nm_ep, EPOLL_CTL_ADD, h, &ev) != 0)
+			return;
+	}
+	if (!nm_armed && doca_pe_request_notification(pe) != DOCA_SUCCESS)
+		return;
+	nm_armed = true;
+	if (epoll_wait(nm_ep, &ev, 1, ms) != 1)
+		return;
+	nm_armed = false;
+	nm_wakeups++;
+	(void)doca_pe_clear_notification(pe, h);
+	while (doca_pe_progress(pe) != 0)
+		;
+}
+
+static void nm_pump_end(void)
+{
+	if (nm_event)
+		printf("wakeups %lu\n", nm_wakeups);
+	if (nm_ep >= 0)
+		close(nm_ep);
+	nm_ep = -1;
 }
 
 /* ---- receiver ---- */
@@ -209,11 +273,15 @@ static int nm_recv_run(struct nm_recv *r)
 				if ((err = nm_post_new(r, i)) != DOCA_SUCCESS)
 					return nm_fail("post", err);
 			posted = true;
+			nm_armed = false; /* new work: look again before the next sleep, as a program would */
 			printf("posted %u\n", r->o->post);
 			fflush(stdout);
 		}
-		for (int i = 0; i < 1000; i++)
-			doca_pe_progress(r->s.pe);
+		if (nm_event)
+			nm_pump(r->s.pe, 50);
+		else
+			for (int i = 0; i < 1000; i++)
+				doca_pe_progress(r->s.pe);
 	}
 	return 0;
 }
@@ -247,6 +315,7 @@ static int nm_recv(struct nm_opts *o)
 		printf("ready\n");
 		fflush(stdout);
 		rc = nm_recv_run(&r);
+		nm_pump_end();
 	}
 	rt_stop(&r.s);
 	if (rm != NULL)
@@ -275,7 +344,7 @@ static doca_error_t nm_wait(struct nm_send *q, int want)
 	double start = xt_now_ms();
 
 	while (q->s.done < want && xt_now_ms() - start < 30000.0)
-		doca_pe_progress(q->s.pe);
+		nm_pump(q->s.pe, 100);
 	return q->s.done >= want ? q->s.status : DOCA_ERROR_TIME_OUT;
 }
 
@@ -372,7 +441,7 @@ static doca_error_t nm_burst(struct nm_send *q)
 	double start = xt_now_ms();
 	int seen = q->s.done;
 	while (q->s.done < want && xt_now_ms() - start < 30000.0) {
-		doca_pe_progress(q->s.pe);
+		nm_pump(q->s.pe, 100);
 		if (q->s.done != seen) {
 			seen = q->s.done;
 			if (q->s.status != DOCA_SUCCESS)
@@ -413,6 +482,50 @@ static doca_error_t nm_writeimm(struct nm_send *q)
 	return err;
 }
 
+/* A one-sided write of 4 KiB (pattern 55) into the peer's memory at 16 KiB, or its read back and check. */
+static doca_error_t nm_one_sided(struct nm_send *q, bool write)
+{
+	struct doca_buf *local = NULL, *remote = NULL;
+	struct doca_task *task = NULL;
+	union doca_data ud = {.u64 = 0};
+	uint8_t *mine = q->mem + (write ? 0 : 32768);
+	int want = q->s.done + 1;
+	doca_error_t err;
+
+	if (write)
+		nm_pattern(mine, 4096, 55);
+	else
+		memset(mine, 0, 4096);
+	err = write ? nm_buf(q, 0, 4096, &local)
+		    : doca_buf_inventory_buf_get_by_addr(q->s.inv, q->local, mine, 4096, &local);
+	if (err == DOCA_SUCCESS && write)
+		err = doca_buf_inventory_buf_get_by_addr(q->s.inv, q->remote, q->raddr + 16384, 4096, &remote);
+	else if (err == DOCA_SUCCESS)
+		err = doca_buf_inventory_buf_get_by_data(q->s.inv, q->remote, q->raddr + 16384, 4096, &remote);
+	if (err == DOCA_SUCCESS && write) {
+		struct doca_rdma_task_write *t = NULL;
+		err = doca_rdma_task_write_allocate_init(q->s.rdma, q->s.conn, local, remote, ud, &t);
+		task = t != NULL ? doca_rdma_task_write_as_task(t) : NULL;
+	} else if (err == DOCA_SUCCESS) {
+		struct doca_rdma_task_read *t = NULL;
+		err = doca_rdma_task_read_allocate_init(q->s.rdma, q->s.conn, remote, local, ud, &t);
+		task = t != NULL ? doca_rdma_task_read_as_task(t) : NULL;
+	}
+	if (err == DOCA_SUCCESS)
+		err = doca_task_submit(task);
+	if (err == DOCA_SUCCESS)
+		err = nm_wait(q, want);
+	if (err == DOCA_SUCCESS && !write && (memcmp(mine, &(uint32_t){55}, 4) != 0 || !nm_pattern_ok(mine, 4096, 55)))
+		err = DOCA_ERROR_UNEXPECTED; /* the read brought other bytes than the write left */
+	if (task != NULL)
+		doca_task_free(task);
+	if (local != NULL)
+		doca_buf_dec_refcount(local, NULL);
+	if (remote != NULL)
+		doca_buf_dec_refcount(remote, NULL);
+	return err;
+}
+
 static doca_error_t nm_stopflush(struct nm_send *q)
 {
 	struct nm_flight f[8];
@@ -423,12 +536,12 @@ static doca_error_t nm_stopflush(struct nm_send *q)
 		if (nm_submit_send(q, (size_t)i * 64, 64, 200 + i, 0, NULL, &f[i]) != DOCA_SUCCESS)
 			return DOCA_ERROR_UNEXPECTED;
 	for (t0 = xt_now_ms(); xt_now_ms() - t0 < 100.0;)
-		doca_pe_progress(q->s.pe); /* the messages reach the receiver, which holds them */
+		nm_pump(q->s.pe, 10); /* the messages reach the receiver, which holds them */
 	if (q->s.done != before)
 		return DOCA_ERROR_UNEXPECTED; /* nothing may complete before the stop */
 	rt_stop(&q->s);
 	for (t0 = xt_now_ms(); xt_now_ms() - t0 < 200.0;)
-		doca_pe_progress(q->s.pe); /* a second report of any of them would come now */
+		nm_pump(q->s.pe, 10); /* a second report of any of them would come now */
 	int got = q->s.done - before;
 	doca_error_t last = q->s.status;
 	for (uint32_t i = 0; i < 8; i++)
@@ -483,6 +596,8 @@ static void nm_op(struct nm_send *q, const char *op)
 		err = nm_one(q, 16384, 4, 0, NULL);
 	else if (strcmp(op, "stopflush") == 0)
 		err = nm_stopflush(q);
+	else if (strcmp(op, "write") == 0 || strcmp(op, "read") == 0)
+		err = nm_one_sided(q, op[0] == 'w');
 	if (err == DOCA_SUCCESS)
 		printf("%s ok\n", op);
 	else
@@ -534,6 +649,7 @@ static int nm_send(struct nm_opts *o)
 		snprintf(ops, sizeof(ops), "%s", o->ops != NULL ? o->ops : "send");
 		for (char *save = NULL, *op = strtok_r(ops, ",", &save); op != NULL; op = strtok_r(NULL, ",", &save))
 			nm_op(&q, op);
+		nm_pump_end();
 	}
 	rt_stop(&q.s);
 	if (q.remote != NULL)
@@ -557,6 +673,7 @@ int main(int argc, char **argv)
 	if (o.dir == NULL)
 		return nm_fail("usage", DOCA_ERROR_INVALID_VALUE);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	nm_event = o.event != 0;
 	if (strcmp(argv[1], "recv") == 0)
 		return nm_recv(&o);
 	if (strcmp(argv[1], "send") == 0)

@@ -36,6 +36,17 @@
 #                        (1 s) plus slack for a loaded machine
 #   cut_link_fails_tasks_within_bound   the link goes down in the middle of a
 #                        stream of reads: the same
+#   reexported_host_memory_reached_from_another_namespace   the responder's
+#                        namespace holds a host process that exports its
+#                        memory over PCI and the responder as the DPU, which
+#                        imports it and exports the import for RDMA (the
+#                        storage application's zero-copy path); the requester
+#                        in the other namespace reads, writes and runs atomics
+#                        through that descriptor, and the host's own memory
+#                        holds the results
+#   reexport_fails_once_the_host_stops_its_mmap   the same, the host stopping
+#                        its mmap in the middle of a stream of reads: a task
+#                        fails with DOCA_ERROR_IO_FAILED within the bound
 #
 # The engine comes from the environment (meson runs each case with the
 # default engine and with SOFTDOCA_DMA_WORKERS=1).
@@ -240,6 +251,40 @@ killed_exporter_fails_tasks_within_bound | cut_link_fails_tasks_within_bound)
 	fi
 	finish_request
 	[ "$case_name" = cut_link_fails_tasks_within_bound ] && netns_link up
+	line=$(grep -E '^(failed|nofail)' <<<"$OUT")
+	case "$line" in
+	"failed DOCA_ERROR_IO_FAILED after_ms="*) ;;
+	*) nl_fail "expected a DOCA_ERROR_IO_FAILED task, got: ${line:-nothing (hung?)}" ;;
+	esac
+	after=${line#*after_ms=}
+	[ "$after" -le "$BOUND_MS" ] || nl_fail "the failure took ${after} ms (bound ${BOUND_MS} ms)"
+	;;
+reexported_host_memory_reached_from_another_namespace)
+	respond "$ADDR_DPU" --reexport --dev "$DPU_PCI"
+	request_bg read,write,cas,fadd
+	connect_both
+	finish_request
+	expect_line "read ok"
+	expect_line "write ok"
+	expect_line "cas ok old=0"
+	expect_line "fadd ok old=1000"
+	reply=$(nl_cmd "check 22 $((1 << 20)) $((1 << 20))")
+	[ "$reply" = ok ] || nl_fail "the host does not see the written bytes: $reply"
+	reply=$(nl_cmd "word $ATOM_OFF")
+	[ "$reply" = "word 1007" ] || nl_fail "the atomics left $reply in the host's memory, not 1007"
+	;;
+reexport_fails_once_the_host_stops_its_mmap)
+	respond "$ADDR_DPU" --reexport --dev "$DPU_PCI"
+	request_bg stream
+	connect_both
+	for _ in $(seq 1 400); do
+		grep -q running "$WORK/req.out" && break
+		sleep 0.05
+	done
+	grep -q running "$WORK/req.out" || nl_fail "the stream never ran: $(cat "$WORK/req.out" "$WORK/req.err")"
+	reply=$(nl_cmd hoststop)
+	[ "$reply" = ok ] || nl_fail "the host could not stop its mmap: $reply"
+	finish_request
 	line=$(grep -E '^(failed|nofail)' <<<"$OUT")
 	case "$line" in
 	"failed DOCA_ERROR_IO_FAILED after_ms="*) ;;

@@ -9,7 +9,8 @@
 #                        immediate, a write with immediate, a send from a
 #                        three-buffer list and 48 sends in flight: each
 #                        receive reports the opcode, length, immediate and
-#                        bytes the sender gave, in the order sent
+#                        bytes the sender gave, in the order sent; then an
+#                        RDMA write and a read of it back
 #   too_long_message_fails_both_sides   a 16 KiB send into 8 KiB receives:
 #                        the send and the receive fail with IO_FAILED
 #   rnr_budget_fails_a_send_nobody_receives   no receive posted, RNR retry
@@ -25,6 +26,12 @@
 #                        the middle of a stream of sends: a send fails with
 #                        DOCA_ERROR_NOT_CONNECTED within the liveness bound
 #   cut_link_fails_sends_within_bound   the link goes down instead
+#   event_mode_CASE      CASE with both programs in event mode: each sleeps
+#                        on its PE's notification handle and progresses only
+#                        when woken, so every arrival, answer, completion,
+#                        RNR deadline and failure must wake it; each side
+#                        still running at the end says it was woken, and the
+#                        receiver fewer than 5000 times (no busy wake-up)
 #
 # The engine comes from the environment (meson runs each case with the
 # default engine and with SOFTDOCA_DMA_WORKERS=1).  With RDMA_MSG_ONE_MACHINE=1
@@ -34,6 +41,12 @@ set -uo pipefail
 
 case_name=${1:?usage: test_netns_rdma_msg.sh CASE}
 . "$ROOT/tests/netns/netns_lib.sh"
+
+ev=()
+if [ "${case_name#event_mode_}" != "$case_name" ]; then
+	ev=(--event 1)
+	case_name=${case_name#event_mode_}
+fi
 
 HOST_PCI=0000:b1:00.0
 DPU_PCI=0000:03:00.0
@@ -56,7 +69,7 @@ fi
 # receiver ARGS... - start the receiver on the host side; its output in $WORK/recv.out.
 receiver() {
 	(exec env SOFTDOCA_SDK_LOG=warning "${host_side[@]}" \
-		"$NETNS_RDMA_MSG" recv --dir "$WORK" --dev "$HOST_PCI" "$@" >"$WORK/recv.out" 2>"$WORK/recv.err") &
+		"$NETNS_RDMA_MSG" recv --dir "$WORK" --dev "$HOST_PCI" "${ev[@]}" "$@" >"$WORK/recv.out" 2>"$WORK/recv.err") &
 	RECV_PID=$!
 	for _ in $(seq 1 400); do
 		grep -q -E '^(ready|err)' "$WORK/recv.out" 2>/dev/null && break
@@ -70,12 +83,12 @@ sender() {
 	local ops=$1
 	shift
 	OUT=$(timeout 90 env SOFTDOCA_SDK_LOG=warning "${dpu_side[@]}" \
-		"$NETNS_RDMA_MSG" send --dir "$WORK" --dev "$DPU_PCI" --ops "$ops" "$@" 2>"$WORK/send.err")
+		"$NETNS_RDMA_MSG" send --dir "$WORK" --dev "$DPU_PCI" --ops "$ops" "${ev[@]}" "$@" 2>"$WORK/send.err")
 }
 
 sender_bg() {
 	(exec timeout 90 env SOFTDOCA_SDK_LOG=warning "${dpu_side[@]}" \
-		"$NETNS_RDMA_MSG" send --dir "$WORK" --dev "$DPU_PCI" --ops "$1" >"$WORK/send.out" 2>"$WORK/send.err") &
+		"$NETNS_RDMA_MSG" send --dir "$WORK" --dev "$DPU_PCI" --ops "$1" "${ev[@]}" >"$WORK/send.out" 2>"$WORK/send.err") &
 	SEND_PID=$!
 }
 
@@ -97,11 +110,20 @@ stop_receiver() {
 	wait "$RECV_PID" 2>/dev/null
 }
 
+# woken WHO FILE [MAX] - in event mode, WHO printed "wakeups N" in FILE with 0 < N (< MAX).
+woken() {
+	[ ${#ev[@]} -eq 0 ] && return 0
+	local n
+	n=$(grep -o '^wakeups [0-9]*' "$2" | cut -d' ' -f2)
+	[ -n "$n" ] && [ "$n" -gt 0 ] || nl_fail "the $1 was never woken by its notification handle: $(cat "$2")"
+	[ -z "${3:-}" ] || [ "$n" -lt "$3" ] || nl_fail "the $1 was woken $n times: its handle does not stay quiet"
+}
+
 case "$case_name" in
 sends_and_immediates_fill_receives_in_order)
 	receiver --post 8 --buf 8192
-	sender send,sendimm,writeimm,list,burst
-	for op in send sendimm writeimm list burst; do
+	sender send,sendimm,writeimm,list,burst,write,read
+	for op in send sendimm writeimm list burst write read; do
 		expect_line "$op ok"
 	done
 	expect_recv "recv DOCA_SUCCESS op=0 len=64 imm=0 seq=1 content=ok"
@@ -114,6 +136,8 @@ sends_and_immediates_fill_receives_in_order)
 	want="1 2 0 3 $(seq -s ' ' 100 147) "
 	[ "$seqs" = "$want" ] || nl_fail "the receives saw the messages in the order '$seqs', not '$want'"
 	grep -q 'content=bad' "$WORK/recv.out" && nl_fail "a receive holds other bytes than sent: $(cat "$WORK/recv.out")"
+	woken sender <(echo "$OUT")
+	woken receiver "$WORK/recv.out" 5000
 	;;
 too_long_message_fails_both_sides)
 	receiver --post 1 --buf 8192
@@ -121,6 +145,8 @@ too_long_message_fails_both_sides)
 	grep -q '^big err DOCA_ERROR_IO_FAILED' <<<"$OUT" || nl_fail "expected the big send to fail with IO_FAILED: $OUT"
 	expect_recv "recv DOCA_ERROR_IO_FAILED op=0 len=0 imm=0 seq=0 content=ok"
 	stop_receiver
+	woken sender <(echo "$OUT")
+	woken receiver "$WORK/recv.out" 5000
 	;;
 rnr_budget_fails_a_send_nobody_receives)
 	receiver --post 0
@@ -134,18 +160,27 @@ rnr_budget_fails_a_send_nobody_receives)
 	[ "$ms" -ge 100 ] && [ "$ms" -le "$BOUND_MS" ] || nl_fail "the RNR failure took $ms ms, not about 110 ms"
 	grep -q 'RNR' "$WORK/send.err" || nl_fail "no record names the RNR budget: $(cat "$WORK/send.err")"
 	stop_receiver
+	woken sender <(echo "$OUT")
+	woken receiver "$WORK/recv.out" 5000
 	;;
 late_receive_gets_the_held_message)
-	receiver --post 1 --post-after-ms 500
+	# A sleeping receiver holds the message past the 1 s liveness bound: its
+	# timer must keep telling the sender it lives.
+	after=500
+	[ ${#ev[@]} -eq 0 ] || after=1300
+	receiver --post 1 --post-after-ms "$after"
 	sender send
 	expect_line "send ok"
 	expect_recv "recv DOCA_SUCCESS op=0 len=64 imm=0 seq=1 content=ok"
 	stop_receiver
+	woken sender <(echo "$OUT")
+	woken receiver "$WORK/recv.out" 5000
 	;;
 stop_flushes_each_send_once)
 	receiver --post 1 --post-after-ms 1500
 	sender stopflush
 	expect_line "stopflush ok"
+	woken sender <(echo "$OUT")
 	sleep 1.5
 	stop_receiver
 	grep -q '^recv DOCA_SUCCESS' "$WORK/recv.out" && nl_fail "a flushed send still filled a receive: $(cat "$WORK/recv.out")"
@@ -173,6 +208,7 @@ killed_receiver_fails_sends_within_bound | cut_link_fails_sends_within_bound)
 	esac
 	after=${line#*after_ms=}
 	[ "$after" -le "$BOUND_MS" ] || nl_fail "the failure took ${after} ms (bound ${BOUND_MS} ms)"
+	woken sender "$WORK/send.out"
 	[ "$case_name" = cut_link_fails_sends_within_bound ] && stop_receiver
 	;;
 *)

@@ -24,7 +24,7 @@
 
 #include "xproc_desc.h"
 
-#define SD_UCX_MODULE_ABI 3u /* 3: message nodes */
+#define SD_UCX_MODULE_ABI 4u /* 3: message nodes; 4: their event descriptor (event mode) */
 #define SD_UCX_MODULE_FILE "libsoftdoca_xproc_ucx.so"
 #define SD_UCX_MODULE_ENTRY "priv_doca_xproc_ucx_module"
 

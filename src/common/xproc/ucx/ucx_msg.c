@@ -54,6 +54,8 @@ struct sd_ucx_node {
 	struct sd_ucx_ctl *ctl;
 	uint32_t *ctl_free;
 	uint32_t ctl_nfree;
+	int efd; /* the worker's event descriptor once asked for (event mode); -1 before, or when UCX has none */
+	bool efd_asked;
 };
 
 static void sd_ucx_link_error(void *arg, ucp_ep_h ep, ucs_status_t status)
@@ -415,6 +417,36 @@ static void sd_ucx_msg_close(void *node)
 	free(n);
 }
 
+/* Asked for on the first sleep only: a program that polls never needs it. */
+static int sd_ucx_msg_event_fd(void *node)
+{
+	struct sd_ucx_node *n = node;
+
+	if (!n->efd_asked) {
+		n->efd_asked = true;
+		n->efd = -1;
+		if (ucp_worker_get_efd(n->worker, &n->efd) != UCS_OK) {
+			n->efd = -1;
+			SD_LOG_WARN("the UCX worker of RDMA messages offers no event descriptor; a program asleep on "
+				    "its notification handle learns of messages from other namespaces at its next "
+				    "doca_pe_progress");
+		}
+	}
+	return n->efd;
+}
+
+/* A failed link not yet reported is news too: only progress reports it. */
+static int sd_ucx_msg_arm(void *node)
+{
+	struct sd_ucx_node *n = node;
+
+	for (struct sd_ucx_link *l = n->links; l != NULL; l = l->next)
+		if (l->failed && !l->reported)
+			return EBUSY;
+	ucs_status_t st = ucp_worker_arm(n->worker);
+	return st == UCS_OK ? 0 : st == UCS_ERR_BUSY ? EBUSY : EIO;
+}
+
 const struct sd_msgnet_ops sd_ucx_msg_ops = {
 	.close = sd_ucx_msg_close,
 	.progress = sd_ucx_msg_progress,
@@ -424,4 +456,6 @@ const struct sd_msgnet_ops sd_ucx_msg_ops = {
 	.release = sd_ucx_msg_release,
 	.link_close = sd_ucx_msg_link_close,
 	.timeout_ms = sd_ucx_timeout_ms,
+	.event_fd = sd_ucx_msg_event_fd,
+	.arm = sd_ucx_msg_arm,
 };
