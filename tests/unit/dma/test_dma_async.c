@@ -9,7 +9,9 @@
  * environment their meson test gives them:
  *   workers   SOFTDOCA_DMA_WORKERS=1: copies happen without the program's
  *             thread, on a thread named sd-dma-w0; a child of fork() gets
- *             workers of its own
+ *             workers of its own; a program draining its copies in
+ *             doca_pe_progress makes them itself while its worker dozes,
+ *             and the worker is back for copies left behind
  *   topology  a topology whose devices choose dma_workers = 1 and 0, with
  *             SOFTDOCA_DMA_WORKERS=3 in the environment (the file wins)
  *   pinned    SOFTDOCA_DMA_WORKER_CPUS=0 pins the worker to CPU 0
@@ -400,6 +402,104 @@ static void a_child_of_fork_gets_workers_of_its_own(void)
 	REQUIRE(waitpid(pid, &status, 0) == pid);
 	CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 	CHECK(copy_lands_without_progress(&e, 51)); /* and the parent's still is */
+	env_teardown(&e);
+}
+
+/* Nanoseconds a thread has run on a CPU, from a /proc schedstat file; -1 where there is none. */
+static double thread_cpu_ns(const char *schedstat)
+{
+	FILE *f = fopen(schedstat, "r");
+	double ns = -1;
+
+	if (f != NULL) {
+		if (fscanf(f, "%lf", &ns) != 1)
+			ns = -1;
+		fclose(f);
+	}
+	return ns;
+}
+
+enum { DRAIN_BATCH = 64, DRAIN_SZ = 64 };
+
+/*
+ * Batches of DRAIN_BATCH small copies, each submitted whole and then
+ * drained in a tight progress loop, for `seconds`; every batch's reports
+ * and bytes are checked.  False on the first batch that is wrong.
+ */
+static bool drain_small_batches(struct env *e, double seconds)
+{
+	struct doca_buf *s[DRAIN_BATCH], *d[DRAIN_BATCH];
+	double t0 = sd_progress_now();
+	bool ok = true;
+
+	fx_fill(src_mem, DRAIN_BATCH * DRAIN_SZ, 23);
+	for (int i = 0; i < DRAIN_BATCH; i++) {
+		s[i] = fx_buf(&e->f, e->ms, src_mem + i * DRAIN_SZ, DRAIN_SZ, src_mem + i * DRAIN_SZ, DRAIN_SZ);
+		d[i] = fx_buf(&e->f, e->md, dst_mem + i * DRAIN_SZ, DRAIN_SZ, dst_mem + i * DRAIN_SZ, 0);
+		if (s[i] == NULL || d[i] == NULL)
+			return false;
+	}
+	do {
+		memset(dst_mem, 0, DRAIN_BATCH * DRAIN_SZ);
+		fx_reset_events();
+		for (int i = 0; i < DRAIN_BATCH && ok; i++) {
+			CHECK_OK(doca_buf_reset_data_len(d[i]));
+			ok = doca_task_submit(fx_task(&e->f, s[i], d[i], (uint64_t)i)) == DOCA_SUCCESS;
+		}
+		while (ok && fx_nevents < DRAIN_BATCH && sd_progress_now() - t0 < seconds + 10)
+			(void)doca_pe_progress(e->f.pe);
+		ok = ok && count_events(FX_EV_SUCCESS) == DRAIN_BATCH &&
+		     memcmp(dst_mem, src_mem, DRAIN_BATCH * DRAIN_SZ) == 0;
+	} while (ok && sd_progress_now() - t0 < seconds);
+	for (int i = 0; i < DRAIN_BATCH; i++) {
+		fx_put(s[i]);
+		fx_put(d[i]);
+	}
+	return ok;
+}
+
+/*
+ * A program that waits in doca_pe_progress for its copies makes them
+ * itself, and its worker steps off the CPU meanwhile instead of spinning
+ * beside it (on a shared machine the two often share one CPU): the
+ * worker's CPU time stays a small part of the program's.
+ */
+static void a_program_draining_its_copies_makes_them_and_its_worker_steps_aside(void)
+{
+	char dir[300], path[340];
+	double prog0, prog1, work0, work1;
+	struct env e;
+
+	REQUIRE(env_setup(&e, DRAIN_BATCH));
+	CHECK(copy_lands_without_progress(&e, 91)); /* the worker is up */
+	REQUIRE(thread_dir("sd-dma-w0", dir, sizeof(dir)));
+	snprintf(path, sizeof(path), "%s/schedstat", dir);
+	prog0 = thread_cpu_ns("/proc/thread-self/schedstat");
+	work0 = thread_cpu_ns(path);
+	if (prog0 < 0 || work0 < 0) {
+		sd_test_case_skip("this kernel gives no per-thread CPU time (schedstat)");
+		env_teardown(&e);
+		return;
+	}
+	CHECK(drain_small_batches(&e, 0.5));
+	prog1 = thread_cpu_ns("/proc/thread-self/schedstat");
+	work1 = thread_cpu_ns(path);
+	printf("     program thread %.0f ms on a CPU, worker %.0f ms\n", (prog1 - prog0) / 1e6, (work1 - work0) / 1e6);
+	CHECK(prog1 - prog0 > 0.05e9); /* the loop ran */
+	CHECK(work1 - work0 < 0.25 * (prog1 - prog0));
+	env_teardown(&e);
+}
+
+/* After such a drain the worker dozes; a copy the program then leaves behind is made without progress. */
+static void a_copy_left_behind_after_a_busy_drain_lands_without_progress(void)
+{
+	struct env e;
+
+	REQUIRE(env_setup(&e, DRAIN_BATCH));
+	CHECK(drain_small_batches(&e, 0.2));
+	CHECK(copy_lands_without_progress(&e, 93));
+	CHECK(drain_small_batches(&e, 0.05));
+	CHECK(copy_lands_without_progress(&e, 95));
 	env_teardown(&e);
 }
 
@@ -909,6 +1009,8 @@ int main(int argc, char **argv)
 	} else if (strcmp(group, "workers") == 0) {
 		SD_RUN(copies_run_on_a_library_thread_while_the_program_waits);
 		SD_RUN(a_child_of_fork_gets_workers_of_its_own);
+		SD_RUN(a_program_draining_its_copies_makes_them_and_its_worker_steps_aside);
+		SD_RUN(a_copy_left_behind_after_a_busy_drain_lands_without_progress);
 	} else if (strcmp(group, "exit-drain") == 0) {
 		SD_RUN(tasks_in_flight_at_exit_are_still_reported);
 	} else if (strcmp(group, "topology") == 0) {

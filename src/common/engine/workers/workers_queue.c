@@ -8,9 +8,10 @@
  *   start    write the entry at `next`, publish `tail` (release), nudge the
  *            worker if it sleeps: a store and a load, no system call while
  *            the worker is awake;
- *   serve    (worker) copy the entries up to `tail`, then publish `done`
- *            once for the batch (per entry for big copies), and wake an
- *            armed PE;
+ *   serve    (the worker, or the program's thread while it waits on the
+ *            queue: workers_help.c) copy the entries up to `tail`, then
+ *            publish `done` once for the batch (per entry for big copies),
+ *            and wake an armed PE;
  *   poll     (program) a slot is finished once `done` has passed its
  *            entry; `done` is re-read only when the cached value is behind.
  *
@@ -313,8 +314,8 @@ static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q)
 
 /*
  * Claim the queue for one pass, serve it, give it back.  The worker and a
- * program thread that waits on a stalled worker (workers_help.c) may both
- * come here; whoever finds it claimed does nothing.  One exchange per pass,
+ * program thread that waits on its copies (workers_help.c) may both come
+ * here; whoever finds it claimed does nothing.  One exchange per pass,
  * not per entry, on a line only the worker writes while nobody helps.
  */
 uint64_t sd_wq_serve(struct sd_engine_queue *q)
@@ -464,9 +465,10 @@ static inline bool sd_wq_finished(struct sd_engine_queue *q, uint64_t pos)
 }
 
 /*
- * The copy at `pos` is not finished: make sure someone serves the queue
- * (this thread when the process is exiting or the worker is stalled), and
- * give the CPU away now and then.  True when the copy finished meanwhile.
+ * The copy at `pos` is not finished: this thread makes it unless a pass is
+ * under way (workers_help.c), and gives the CPU away now and then.  No
+ * need to wake the worker: a pass under way is its, awake.  True when the
+ * copy finished meanwhile.
  */
 static bool sd_wq_not_yet(struct sd_engine_queue *q, uint64_t pos)
 {
@@ -474,8 +476,6 @@ static bool sd_wq_not_yet(struct sd_engine_queue *q, uint64_t pos)
 		(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
 		return false;
 	}
-	/* The program waits on this copy: make sure its worker is not asleep. */
-	sd_worker_nudge_strict(q->worker);
 	if (sd_wq_help(q))
 		return sd_wq_finished(q, pos);
 	if (++q->misses == SD_WQ_MISSES_BEFORE_YIELD) {
@@ -529,7 +529,7 @@ static bool sd_wq_arm(struct sd_engine_queue *q, uint32_t slot, void (*wake)(voi
 	if (atomic_load_explicit(&q->done, memory_order_acquire) > pos)
 		sd_wq_fire(q); /* finished meanwhile: the worker may not have seen the arm */
 	else
-		sd_worker_nudge(q->worker);
+		sd_worker_nudge_strict(q->worker); /* the program goes to sleep: the worker copies now */
 	return true;
 }
 
