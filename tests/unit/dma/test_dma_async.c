@@ -24,7 +24,8 @@
  *             is userfaultfd memory nobody fills yet), a program waiting
  *             on another context's task gets it done by serving that
  *             context's queue itself, and a stop of that context reports
- *             each of its tasks once
+ *             each of its tasks once; one progress call copies about
+ *             256 KiB, not the whole queue
  *   card      SOFTDOCA_CARD_TIMING=card_timing_test.table (no workers
  *             asked for): the model selects the asynchronous engine; two
  *             contexts of one card share its engine; one task in flight
@@ -950,6 +951,51 @@ static void a_waiting_program_serves_its_queue_while_the_worker_is_stuck(void)
 	env_teardown(&b);
 }
 
+/*
+ * A waiting program's pass is bounded: with its only worker stuck, one
+ * doca_pe_progress call over six 1 MiB copies makes the first (a pass
+ * ends with the entry that reaches 256 KiB) and reports it; the next calls
+ * make the rest, one each.
+ */
+static void one_progress_call_of_a_waiting_program_copies_a_bounded_amount(void)
+{
+	enum { N = 6, AT = STUCK_SZ };
+	struct env a, b;
+	struct stuck st;
+	struct doca_buf *sb[N], *db[N];
+
+	REQUIRE(env_setup_on(&a, 0, 1));
+	REQUIRE(env_setup_on(&b, 0, N));
+	fx_reset_events();
+	if (stuck_start(&st, &a)) {
+		fx_fill(src_mem + AT, (size_t)N * BIG, 29);
+		memset(dst_mem + AT, 0, (size_t)N * BIG);
+		for (int i = 0; i < N; i++) {
+			size_t at = AT + (size_t)i * BIG;
+
+			sb[i] = fx_buf(&b.f, b.ms, src_mem + at, BIG, src_mem + at, BIG);
+			db[i] = fx_buf(&b.f, b.md, dst_mem + at, BIG, dst_mem + at, 0);
+			REQUIRE(sb[i] != NULL && db[i] != NULL);
+			CHECK_OK(doca_task_submit(fx_task(&b.f, sb[i], db[i], (uint64_t)i)));
+		}
+		CHECK(doca_pe_progress(b.f.pe) == 1);
+		CHECK_EQ_U64(count_events(FX_EV_SUCCESS), 1);
+		CHECK(memcmp(dst_mem + AT, src_mem + AT, BIG) == 0);
+		CHECK(all_zero(dst_mem + AT + BIG, (size_t)(N - 1) * BIG));
+		for (int i = 1; i < N; i++)
+			CHECK(doca_pe_progress(b.f.pe) == 1);
+		CHECK_EQ_U64(count_events(FX_EV_SUCCESS), N);
+		CHECK(memcmp(dst_mem + AT, src_mem + AT, (size_t)N * BIG) == 0);
+		for (int i = 0; i < N; i++) {
+			fx_put(sb[i]);
+			fx_put(db[i]);
+		}
+		stuck_release(&st, &a);
+	}
+	env_teardown(&a);
+	env_teardown(&b);
+}
+
 static void stopping_a_context_while_its_worker_is_stuck_reports_every_task_once(void)
 {
 	enum { N = 32, SMALL = 512, AT = STUCK_SZ };
@@ -1031,6 +1077,7 @@ int main(int argc, char **argv)
 	} else if (strcmp(group, "stalled") == 0) {
 		SD_RUN(a_waiting_program_serves_its_queue_while_the_worker_is_stuck);
 		SD_RUN(stopping_a_context_while_its_worker_is_stuck_reports_every_task_once);
+		SD_RUN(one_progress_call_of_a_waiting_program_copies_a_bounded_amount);
 	} else {
 		fprintf(stderr, "unknown group %s\n", group);
 		return 2;

@@ -321,7 +321,7 @@ static uint64_t sd_worker_serve_all(struct sd_worker_view *v, bool *busy)
 	*busy = false;
 	for (uint32_t i = 0; i < v->n; i++) {
 		if (sd_wq_worker_turn(v->queues[i]))
-			work += sd_wq_serve(v->queues[i]);
+			work += sd_wq_serve(v->queues[i], SD_WQ_ALL_BYTES);
 		else
 			*busy = true;
 	}

@@ -201,11 +201,13 @@ static inline void sd_worker_nudge_strict(struct sd_worker *w)
 }
 
 /*
- * workers_queue.c: copy what `q` holds.  Returns 0 when there was nothing
- * to do, else 1 + the bytes copied (so a pass that only published delayed
- * completions counts as work too).
+ * workers_queue.c: copy what `q` holds (one pass: up to 64 entries, ending
+ * with the entry that reaches `max_bytes`).  Returns 0 when there was
+ * nothing to do or another thread holds the pass, else 1 + the bytes copied
+ * (so a pass that only published delayed completions counts as work too).
  */
-uint64_t sd_wq_serve(struct sd_engine_queue *q);
+#define SD_WQ_ALL_BYTES UINT64_MAX
+uint64_t sd_wq_serve(struct sd_engine_queue *q, uint64_t max_bytes);
 /* Free a queue nobody serves or looks at any more. */
 void sd_wq_free(struct sd_engine_queue *q);
 /* Entries of `q` waiting for the worker (published but not finished). */

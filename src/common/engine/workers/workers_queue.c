@@ -255,7 +255,7 @@ static void sd_wq_batch_remote(struct sd_engine_queue *q, uint64_t head, uint64_
 }
 
 /* sd_wq_serve with the queue claimed: the worker's fields are this thread's. */
-static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q)
+static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q, uint64_t max_bytes)
 {
 	uint64_t head = q->head;
 	uint64_t tail = atomic_load_explicit(&q->tail, memory_order_acquire);
@@ -272,7 +272,7 @@ static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q)
 		tail = head + SD_WQ_BATCH;
 	if (priv_doca_trace_enabled())
 		trace_t0 = priv_doca_trace_now_ns(); /* SOFTDOCA_TRACE: one span per batch on the worker's track */
-	while (head != tail) {
+	while (head != tail && bytes < max_bytes) {
 		const struct sd_wq_entry *e = &q->ring[head & q->mask];
 		/* A context that stopped flushes what it has not reported: skip the copies not made yet. */
 		bool flushing = atomic_load_explicit(&q->flushing, memory_order_relaxed) != 0;
@@ -318,13 +318,13 @@ static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q)
  * here; whoever finds it claimed does nothing.  One exchange per pass,
  * not per entry, on a line only the worker writes while nobody helps.
  */
-uint64_t sd_wq_serve(struct sd_engine_queue *q)
+uint64_t sd_wq_serve(struct sd_engine_queue *q, uint64_t max_bytes)
 {
 	uint64_t work;
 
 	if (atomic_exchange_explicit(&q->serving, 1, memory_order_acquire) != 0)
 		return 0;
-	work = sd_wq_serve_owned(q);
+	work = sd_wq_serve_owned(q, max_bytes);
 	atomic_store_explicit(&q->serving, 0, memory_order_release);
 	return work;
 }
@@ -473,7 +473,7 @@ static inline bool sd_wq_finished(struct sd_engine_queue *q, uint64_t pos)
 static bool sd_wq_not_yet(struct sd_engine_queue *q, uint64_t pos)
 {
 	if (sd_workers_stopped()) {
-		(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
+		(void)sd_wq_serve(q, SD_WQ_ALL_BYTES); /* exiting: no worker is left, so this thread copies */
 		return false;
 	}
 	if (sd_wq_help(q))
@@ -504,7 +504,7 @@ static void sd_wq_wait(struct sd_engine_queue *q, uint32_t slot)
 	atomic_store_explicit(&q->flushing, 1, memory_order_relaxed);
 	while (!sd_wq_passed(q, pos)) {
 		/* Skipping is quick: serve it here unless the worker is in a pass (or the workers are gone). */
-		if (sd_wq_serve(q) != 0 || sd_workers_stopped())
+		if (sd_wq_serve(q, SD_WQ_ALL_BYTES) != 0 || sd_workers_stopped())
 			continue;
 		sd_worker_nudge_strict(q->worker);
 		sched_yield();
