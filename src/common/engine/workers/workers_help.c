@@ -59,7 +59,9 @@ bool sd_wq_worker_turn(struct sd_engine_queue *q)
 {
 	uint64_t tail = atomic_load_explicit(&q->tail, memory_order_relaxed);
 	uint32_t polls = atomic_load_explicit(&q->polls, memory_order_relaxed);
-	bool away = tail == q->seen_tail && polls == q->seen_polls;
+	/* A pass the worker does not make is the program's: busy too. */
+	bool away = tail == q->seen_tail && polls == q->seen_polls &&
+		    atomic_load_explicit(&q->serving, memory_order_relaxed) == 0;
 
 	q->seen_tail = tail;
 	q->seen_polls = polls;

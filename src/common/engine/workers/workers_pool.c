@@ -25,8 +25,9 @@
  * sleeps on a futex that a producer wakes at most once per sleep.  A queue
  * whose program's thread is busy with it (submitting, or making its own
  * copies while it waits: workers_help.c) is not the worker's work: after
- * a few looks that find only such queues, the worker dozes (a 50 us futex
- * sleep that submits do not cut short) instead of spinning beside it.  The
+ * a few looks that find only such queues, the worker dozes (a futex sleep
+ * of 50 us, doubling up to 1 ms while the program stays busy, that submits
+ * do not cut short) instead of spinning beside it.  The
  * list of queues changes under a mutex and is published by a generation
  * number that the worker checks once per loop, so serving takes no lock.
  *
@@ -61,13 +62,16 @@
 /* After work, the first sleep is bounded: a wake-up lost in a race costs at most this. */
 #define SD_FIRST_SLEEP_NS 1000000L
 /*
- * Looks in a row that found the program's thread busy with its queues (and
- * nothing for the worker) before it dozes, and how long a doze lasts: short
- * enough that copies a program leaves behind start soon, long enough that
- * the worker's own wake-ups cost the program's CPU little.
+ * Looks that found the program's thread busy with its queues, with no copy
+ * made by the worker since, before it dozes, and how long a doze lasts: the
+ * first is short, so that copies a program leaves behind soon after start
+ * soon; each doze that only finds the program still busy doubles the next,
+ * up to the longest, so that a worker beside a program that drives its own
+ * queue for a long time wakes up a thousand times a second at most.
  */
 #define SD_BUSY_LOOKS_BEFORE_DOZE 4u
-#define SD_DOZE_NS 50000L
+#define SD_DOZE_MIN_NS 50000L
+#define SD_DOZE_MAX_NS 1000000L
 
 static struct {
 	pthread_once_t once;
@@ -356,10 +360,10 @@ static void sd_worker_sleep(struct sd_worker *w, const struct sd_worker_view *v,
  * The program's thread makes its own copies (workers_help.c): step off the
  * CPU for a while instead of spinning beside it, unannounced to submits.
  */
-static void sd_worker_doze(struct sd_worker *w)
+static void sd_worker_doze(struct sd_worker *w, long ns)
 {
 	uint32_t ticket = atomic_load_explicit(&w->futex, memory_order_acquire);
-	struct timespec t = {.tv_sec = 0, .tv_nsec = SD_DOZE_NS};
+	struct timespec t = {.tv_sec = 0, .tv_nsec = ns};
 
 	atomic_store_explicit(&w->sleeping, SD_WORKER_DOZING, memory_order_relaxed);
 	/* Pairs with sd_worker_nudge_strict: either it sees us dozing or we see its ticket. */
@@ -378,6 +382,7 @@ static void *sd_worker_main(void *arg)
 	uint64_t idle_since = 0;
 	bool worked = true, busy;
 	unsigned turns = 0, busy_looks = 0;
+	long doze_ns = SD_DOZE_MIN_NS;
 
 	sd_worker_thread = true;
 
@@ -386,12 +391,18 @@ static void *sd_worker_main(void *arg)
 
 		sd_worker_refresh(w, &v);
 		work = sd_worker_serve_all(&v, &busy);
-		busy_looks = work == 0 && busy ? busy_looks + 1 : 0;
+		if (work != 0) {
+			busy_looks = 0; /* the program left copies behind: the worker is needed */
+			doze_ns = SD_DOZE_MIN_NS;
+		} else if (busy) {
+			busy_looks++;
+		}
 		if (busy_looks == SD_BUSY_LOOKS_BEFORE_DOZE) {
 			/* The first look after a doze sees what changed during it: it takes a few looks in a row. */
 			busy_looks = 0;
 			idle_since = 0;
-			sd_worker_doze(w);
+			sd_worker_doze(w, doze_ns);
+			doze_ns = doze_ns < SD_DOZE_MAX_NS / 2 ? 2 * doze_ns : SD_DOZE_MAX_NS;
 			continue;
 		}
 		/*
