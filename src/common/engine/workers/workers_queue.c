@@ -167,9 +167,9 @@ static enum sd_card_dir sd_wq_dir(const struct sd_engine_queue *q, const struct 
  * the worker's wake-up and the copy) is longer than the card's service
  * time, that is said once per direction and size.
  */
-static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_entry *e, uint64_t pos, uint64_t t0)
+static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_entry *e, uint64_t pos, uint64_t t0,
+				 uint64_t now)
 {
-	uint64_t now = sd_workers_now_ns();
 	uint64_t after = now > q->chaos_last ? now : q->chaos_last;
 
 	if (q->card != NULL) {
@@ -254,6 +254,33 @@ static void sd_wq_batch_remote(struct sd_engine_queue *q, uint64_t head, uint64_
 		q->batch_skip_until = head + n;
 }
 
+/*
+ * On a held queue, when the copy just made ended, as the hold needs it.
+ * Reading the clock after every small copy cost more than the copy (a
+ * virtual machine's clock takes tens of nanoseconds), so a small copy
+ * reuses the time read after an earlier one of the same pass, at most
+ * SD_WQ_CLOCK_EVERY copies back: a little early, which only ever lets the
+ * model's own time decide (a task is reported after its pass anyway).  Big
+ * copies, and every copy while tracing (its span must not end before it
+ * starts), read the clock.
+ */
+#define SD_WQ_CLOCK_EVERY 8u
+#define SD_WQ_CLOCK_BYTES 4096u
+
+struct sd_wq_clock {
+	uint64_t now;   /* 0: not read in this pass yet */
+	uint32_t since; /* copies since it was read */
+};
+
+static uint64_t sd_wq_copy_end(const struct sd_wq_entry *e, uint64_t trace_t0, struct sd_wq_clock *c)
+{
+	if (c->now == 0 || trace_t0 != 0 || e->total >= SD_WQ_CLOCK_BYTES || ++c->since == SD_WQ_CLOCK_EVERY) {
+		c->now = sd_workers_now_ns();
+		c->since = 0;
+	}
+	return c->now;
+}
+
 /* sd_wq_serve with the queue claimed: the worker's fields are this thread's. */
 static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q, uint64_t max_bytes)
 {
@@ -261,6 +288,7 @@ static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q, uint64_t max_bytes)
 	uint64_t tail = atomic_load_explicit(&q->tail, memory_order_acquire);
 	uint64_t trace_t0 = 0;
 	uint64_t bytes = 0;
+	struct sd_wq_clock clock = {0, 0};
 
 	if (head == tail) {
 		if (q->copied == head)
@@ -287,7 +315,7 @@ static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q, uint64_t max_bytes)
 			atomic_store_explicit(&q->fail[e->slot], (int32_t)err, memory_order_relaxed);
 		bytes += e->total;
 		if (q->held) {
-			q->chaos_last = sd_wq_hold_until(q, e, head, t0);
+			q->chaos_last = sd_wq_hold_until(q, e, head, t0, sd_wq_copy_end(e, t0, &clock));
 			q->ready_at[head & q->mask] = q->chaos_last;
 			head++;
 			continue;
@@ -445,8 +473,19 @@ static inline bool sd_wq_passed(struct sd_engine_queue *q, uint64_t pos)
  */
 static inline bool sd_wq_due(struct sd_engine_queue *q, uint64_t pos)
 {
-	return q->held && pos < atomic_load_explicit(&q->held_copied, memory_order_acquire) &&
-	       q->ready_at[pos & q->mask] <= sd_workers_now_ns();
+	uint64_t ready;
+
+	if (!q->held || pos >= atomic_load_explicit(&q->held_copied, memory_order_acquire))
+		return false;
+	/*
+	 * The clock is read only when the time last read is too early for this
+	 * entry: a burst of entries that came due together costs one read.
+	 */
+	ready = q->ready_at[pos & q->mask];
+	if (ready <= q->now_seen)
+		return true;
+	q->now_seen = sd_workers_now_ns();
+	return ready <= q->now_seen;
 }
 
 /*
