@@ -1,77 +1,69 @@
 /*
- * workers_help.c - a program thread that waits on a stalled worker serves
- * the queue itself.
+ * workers_help.c - who makes a queue's copies: the program's thread while
+ * it waits on them, the worker when the program is away.
  *
- * The worker engine needs two CPUs at once: the program's thread submits
- * and reports, the worker copies.  Where other processes hold the CPUs (a
- * shared build machine, a container with one CPU) the worker is often not
- * running while the program waits for it, and every batch then waited for
- * the scheduler to give the worker a time slice: 64 small copies took a
- * millisecond, 50x slower than with a CPU each.  A card's engine never waits
- * for a CPU, so the copies should not either.
+ * The worker engine moved every copy to a library thread.  Handing a copy
+ * over costs cache lines that cross between two CPUs (the ring entry, the
+ * published counter, the claim) and needs both threads running at once.
+ * On a machine whose CPUs other processes share, they often are not: the
+ * program waited for the scheduler to run the worker, or spun while a
+ * preempted worker held the queue, and small tasks ran at a third to a
+ * tenth of the inline engine's rate (hostdpu_bench, issue 22).  A program
+ * that waits in doca_pe_progress has nothing better to do with its CPU than
+ * the copies it waits for.
  *
- * The rule: while the program's thread polls an unfinished copy of its
- * queue, it counts the polls that saw `done` unchanged (on a queue that
- * holds completions, for chaos or a card model: the count of entries
- * copied, and nothing at all once every entry is copied and only waits
- * for its time).  After
- * that many of them (the threshold below) the worker is not serving the queue (not
- * scheduled, or asleep and not yet woken), and the thread claims the queue
- * and runs one pass (up to SD_WQ_BATCH entries) itself, exactly as the
- * worker would: same order, same outcomes, same holds under chaos and the
- * card model.  A worker in the middle of a pass holds the claim, and then
- * the thread goes on polling (its caller yields its CPU now and then, which
- * lets a worker preempted on this very CPU finish its pass).
- *
- * The threshold adapts, between SD_WQ_STALL_MIN and SD_WQ_STALL_MAX polls:
- * it halves after each pass the thread served (the worker keeps missing its
- * turn: answer sooner) and doubles each time the worker publishes on its
- * own.  At its ceiling it is several times longer than a running worker
- * leaves between two publications of small copies (a pass of 64 takes a
- * few microseconds), so a worker with a CPU of its own still makes every
- * copy, and doca_pe_progress still returns 0 while copies are in flight,
- * as the asynchronous engine promises.
+ * The rules:
+ *   - the program's thread, polling a copy that is not finished, serves
+ *     one pass of its queue at once (sd_wq_help; at most about
+ *     SD_WQ_HELP_BYTES), unless a pass is under
+ *     way (the worker holds the claim: it goes on polling; its caller
+ *     yields the CPU now and then so that a worker preempted on this very
+ *     CPU can finish).  A pass is the worker's pass: same order, same
+ *     outcomes, holds under chaos and the card model, so the rate of small
+ *     tasks cannot fall far below the inline engine's;
+ *   - the worker leaves a queue alone while the program's thread is busy
+ *     with it (it submitted or polled since the worker's previous look,
+ *     about 250 ns before), and makes the copies once the program is away:
+ *     a program that submits and then does its own work gets its copies
+ *     made meanwhile, as on a card, about one look after it left.  What
+ *     the program's thread does is visible to the worker in two counters
+ *     it already writes or that sit on the same cache line (`tail` and
+ *     `polls`): one line read per look, nothing per task.
+ * On a queue that holds completions (chaos, a card model) a program waits
+ * for the modelled time once every entry is copied: there is nothing to
+ * serve then, and it does not count as busy.
  */
 #include "workers_priv.h"
 
-#define SD_WQ_STALL_MIN 4u
-#define SD_WQ_STALL_MAX 256u
-
 /*
- * How far the worker got: `done`, or on a held queue (chaos, a card model)
- * the entries copied, since there `done` waits for each entry's time.
+ * A pass the program's thread makes stops after the entry that brings it to
+ * this many bytes: one doca_pe_progress call then copies about 25 us at
+ * 10 GB/s, not a batch of 64 large tasks, and the program's other contexts
+ * and events wait no longer than that.  The next poll serves the rest.
  */
-static inline uint64_t sd_wq_progress(const struct sd_engine_queue *q)
-{
-	if (q->held)
-		return atomic_load_explicit(&q->held_copied, memory_order_relaxed);
-	return atomic_load_explicit(&q->done, memory_order_relaxed);
-}
+#define SD_WQ_HELP_BYTES (256u << 10)
 
 bool sd_wq_help(struct sd_engine_queue *q)
 {
-	uint64_t done = sd_wq_progress(q);
-	uint32_t limit = q->stall_limit != 0 ? q->stall_limit : SD_WQ_STALL_MAX;
+	if (q->held && atomic_load_explicit(&q->held_copied, memory_order_relaxed) == q->next)
+		return false; /* every entry is copied: only the modelled time is awaited */
+	/* Tell the worker the program is here (it reads this line each look anyway). */
+	atomic_store_explicit(&q->polls, ++q->polls_made, memory_order_relaxed);
+	/* A pass under way holds the claim: a plain look first leaves its line where it is. */
+	if (atomic_load_explicit(&q->serving, memory_order_relaxed) != 0)
+		return false;
+	return sd_wq_serve(q, SD_WQ_HELP_BYTES) != 0;
+}
 
-	if (q->held && done == q->next)
-		return false; /* every entry is copied: only the modelled time is awaited, nothing to serve */
-	if (done != q->stall_done) { /* the worker made progress since the last look */
-		q->stall_done = done;
-		q->stalled = 0;
-		q->stall_limit = limit < SD_WQ_STALL_MAX ? 2 * limit : SD_WQ_STALL_MAX;
-		return false;
-	}
-	if (++q->stalled < limit)
-		return false;
-	q->stalled = 0;
-	/*
-	 * A worker in a pass holds the claim: leave it be (a plain look first
-	 * keeps its line where it is).  If it was preempted in the pass by this
-	 * very thread, the caller's periodic yield gives the CPU back.
-	 */
-	if (atomic_load_explicit(&q->serving, memory_order_relaxed) != 0 || sd_wq_serve(q) == 0)
-		return false;
-	q->stall_done = sd_wq_progress(q); /* our own pass is no sign of the worker */
-	q->stall_limit = limit > SD_WQ_STALL_MIN ? limit / 2 : SD_WQ_STALL_MIN;
-	return true;
+bool sd_wq_worker_turn(struct sd_engine_queue *q)
+{
+	uint64_t tail = atomic_load_explicit(&q->tail, memory_order_relaxed);
+	uint32_t polls = atomic_load_explicit(&q->polls, memory_order_relaxed);
+	/* A pass the worker does not make is the program's: busy too. */
+	bool away = tail == q->seen_tail && polls == q->seen_polls &&
+		    atomic_load_explicit(&q->serving, memory_order_relaxed) == 0;
+
+	q->seen_tail = tail;
+	q->seen_polls = polls;
+	return away;
 }

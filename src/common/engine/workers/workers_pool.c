@@ -22,7 +22,12 @@
  * A worker serves the queues attached to it, each started DMA context
  * being attached to the least loaded of its device's first N workers.  It
  * polls them while there is work; idle, it spins for the spin time, then
- * sleeps on a futex that a producer wakes at most once per sleep.  The
+ * sleeps on a futex that a producer wakes at most once per sleep.  A queue
+ * whose program's thread is busy with it (submitting, or making its own
+ * copies while it waits: workers_help.c) is not the worker's work: after
+ * a few looks that find only such queues, the worker dozes (a futex sleep
+ * of 50 us, doubling up to 1 ms while the program stays busy, that submits
+ * do not cut short) instead of spinning beside it.  The
  * list of queues changes under a mutex and is published by a generation
  * number that the worker checks once per loop, so serving takes no lock.
  *
@@ -56,6 +61,17 @@
 #define SD_POLL_GAP_MAX_NS 100000u
 /* After work, the first sleep is bounded: a wake-up lost in a race costs at most this. */
 #define SD_FIRST_SLEEP_NS 1000000L
+/*
+ * Looks that found the program's thread busy with its queues, with no copy
+ * made by the worker since, before it dozes, and how long a doze lasts: the
+ * first is short, so that copies a program leaves behind soon after start
+ * soon; each doze that only finds the program still busy doubles the next,
+ * up to the longest, so that a worker beside a program that drives its own
+ * queue for a long time wakes up a thousand times a second at most.
+ */
+#define SD_BUSY_LOOKS_BEFORE_DOZE 4u
+#define SD_DOZE_MIN_NS 50000L
+#define SD_DOZE_MAX_NS 1000000L
 
 static struct {
 	pthread_once_t once;
@@ -239,7 +255,7 @@ static void sd_worker_restart(struct sd_worker *w)
 
 void sd_worker_wake_slow(struct sd_worker *w)
 {
-	if (atomic_exchange_explicit(&w->sleeping, 0, memory_order_acq_rel) == 0)
+	if (atomic_exchange_explicit(&w->sleeping, SD_WORKER_AWAKE, memory_order_acq_rel) == SD_WORKER_AWAKE)
 		return; /* someone else woke it */
 	if (!w->running) {
 		sd_worker_restart(w);
@@ -297,13 +313,22 @@ static void sd_worker_refresh(struct sd_worker *w, struct sd_worker_view *v)
 	sd_pool_free_retired(retired);
 }
 
-/* One look at every queue: 0 when all were idle, else 1 + the bytes copied. */
-static uint64_t sd_worker_serve_all(struct sd_worker_view *v)
+/*
+ * One look at every queue the program's thread left alone since the
+ * previous look (workers_help.c): 0 when there was nothing to do, else
+ * 1 + the bytes copied.  *busy: some queue was the program's.
+ */
+static uint64_t sd_worker_serve_all(struct sd_worker_view *v, bool *busy)
 {
 	uint64_t work = 0;
 
-	for (uint32_t i = 0; i < v->n; i++)
-		work += sd_wq_serve(v->queues[i]);
+	*busy = false;
+	for (uint32_t i = 0; i < v->n; i++) {
+		if (sd_wq_worker_turn(v->queues[i]))
+			work += sd_wq_serve(v->queues[i], SD_WQ_ALL_BYTES);
+		else
+			*busy = true;
+	}
 	return work;
 }
 
@@ -323,12 +348,29 @@ static void sd_worker_sleep(struct sd_worker *w, const struct sd_worker_view *v,
 	uint32_t ticket = atomic_load_explicit(&w->futex, memory_order_acquire);
 	struct timespec first = {.tv_sec = 0, .tv_nsec = SD_FIRST_SLEEP_NS};
 
-	atomic_store_explicit(&w->sleeping, 1, memory_order_relaxed);
+	atomic_store_explicit(&w->sleeping, SD_WORKER_ASLEEP, memory_order_relaxed);
 	/* Pairs with the producer's nudge: either it sees `sleeping` or we see its entry. */
 	atomic_thread_fence(memory_order_seq_cst);
 	if (!atomic_load(&sd_pool.stopping) && !sd_worker_has_work(w, v))
 		(void)sd_futex(&w->futex, FUTEX_WAIT_PRIVATE, ticket, bounded ? &first : NULL);
-	atomic_store_explicit(&w->sleeping, 0, memory_order_relaxed);
+	atomic_store_explicit(&w->sleeping, SD_WORKER_AWAKE, memory_order_relaxed);
+}
+
+/*
+ * The program's thread makes its own copies (workers_help.c): step off the
+ * CPU for a while instead of spinning beside it, unannounced to submits.
+ */
+static void sd_worker_doze(struct sd_worker *w, long ns)
+{
+	uint32_t ticket = atomic_load_explicit(&w->futex, memory_order_acquire);
+	struct timespec t = {.tv_sec = 0, .tv_nsec = ns};
+
+	atomic_store_explicit(&w->sleeping, SD_WORKER_DOZING, memory_order_relaxed);
+	/* Pairs with sd_worker_nudge_strict: either it sees us dozing or we see its ticket. */
+	atomic_thread_fence(memory_order_seq_cst);
+	if (!atomic_load(&sd_pool.stopping))
+		(void)sd_futex(&w->futex, FUTEX_WAIT_PRIVATE, ticket, &t);
+	atomic_store_explicit(&w->sleeping, SD_WORKER_AWAKE, memory_order_relaxed);
 }
 
 _Thread_local bool sd_worker_thread;
@@ -338,8 +380,9 @@ static void *sd_worker_main(void *arg)
 	struct sd_worker *w = arg;
 	struct sd_worker_view v = {.gen = UINT32_MAX};
 	uint64_t idle_since = 0;
-	bool worked = true;
-	unsigned turns = 0;
+	bool worked = true, busy;
+	unsigned turns = 0, busy_looks = 0;
+	long doze_ns = SD_DOZE_MIN_NS;
 
 	sd_worker_thread = true;
 
@@ -347,7 +390,21 @@ static void *sd_worker_main(void *arg)
 		uint64_t work;
 
 		sd_worker_refresh(w, &v);
-		work = sd_worker_serve_all(&v);
+		work = sd_worker_serve_all(&v, &busy);
+		if (work != 0) {
+			busy_looks = 0; /* the program left copies behind: the worker is needed */
+			doze_ns = SD_DOZE_MIN_NS;
+		} else if (busy) {
+			busy_looks++;
+		}
+		if (busy_looks == SD_BUSY_LOOKS_BEFORE_DOZE) {
+			/* The first look after a doze sees what changed during it: it takes a few looks in a row. */
+			busy_looks = 0;
+			idle_since = 0;
+			sd_worker_doze(w, doze_ns);
+			doze_ns = doze_ns < SD_DOZE_MAX_NS / 2 ? 2 * doze_ns : SD_DOZE_MAX_NS;
+			continue;
+		}
 		/*
 		 * After small copies (or none), pause before looking again so the
 		 * program's next submits arrive together; after big ones the
@@ -422,7 +479,7 @@ static bool sd_worker_start(struct sd_worker *w, char *why, size_t why_len)
 	pthread_attr_init(&attr);
 	if (CPU_COUNT(&set) != 0)
 		(void)pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
-	atomic_store(&w->sleeping, 0);
+	atomic_store(&w->sleeping, SD_WORKER_AWAKE);
 	err = pthread_create(&w->thread, &attr, sd_worker_main, w);
 	if (err == EINVAL && CPU_COUNT(&set) != 0) {
 		/* The CPU asked for is not ours to use (cgroup, taskset): run unpinned, and say so. */
@@ -572,7 +629,7 @@ static void sd_pool_after_fork_child(void)
 			continue;
 		w->running = false;
 		atomic_store(&w->ack_gen, atomic_load(&w->gen));
-		atomic_store(&w->sleeping, 1);
+		atomic_store(&w->sleeping, SD_WORKER_ASLEEP);
 	}
 }
 
@@ -597,7 +654,7 @@ static void sd_pool_shutdown(void)
 
 		if (!w->running)
 			continue;
-		atomic_store(&w->sleeping, 1);
+		atomic_store(&w->sleeping, SD_WORKER_ASLEEP);
 		sd_worker_wake_slow(w);
 		pthread_join(w->thread, NULL);
 		w->running = false;

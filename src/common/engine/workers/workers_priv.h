@@ -11,15 +11,15 @@
  *   workers_pool.c   the threads: configuration, CPU placement, the serve
  *                    loop, spinning and sleeping on a futex, fork and exit
  *   workers_chaos.c  the optional completion delay (SOFTDOCA_DMA_CHAOS)
- *   workers_help.c   a program thread that waits on a stalled worker (one
- *                    that shares its CPU, or sleeps) serves the queue itself
+ *   workers_help.c   a program thread that waits on its copies makes them
+ *                    itself; the worker takes the copies the program left
  * and the card timing model (../card_timing.h) holds completions the same way.
  *
  * Ownership of a queue's memory, so that no lock is needed per task:
  *   - the program's thread writes ring entries, `tail` and its own cursor
  *     fields; it reads `done` and the per-slot failure words;
- *   - the server (the worker, or for one pass a program thread that found
- *     the worker stalled, see workers_help.c) claims the queue with
+ *   - the server (the worker, or for one pass a program thread that waits
+ *     on the queue, see workers_help.c) claims the queue with
  *     `serving`, reads ring entries up to `tail`, copies, writes the
  *     failure word of a failed slot, then publishes `done` (release);
  *   - the hot fields of each side sit on their own cache lines.
@@ -84,6 +84,7 @@ struct sd_worker;
 struct sd_engine_queue {
 	/* ---- written by the program's thread, read by the worker ---- */
 	_Alignas(SD_CACHE_LINE) _Atomic uint64_t tail; /* entries published */
+	_Atomic uint32_t polls; /* polls of an unfinished copy that tried to serve it (workers_help.c) */
 
 	/* ---- written by the worker, read by the program's thread ---- */
 	_Alignas(SD_CACHE_LINE) _Atomic uint64_t done; /* entries finished (copied or skipped) */
@@ -97,9 +98,8 @@ struct sd_engine_queue {
 	uint64_t arena_next;                   /* arena allocation cursor */
 	uint64_t arena_free;                   /* arena segments before this are free again */
 	uint32_t misses;                       /* polls of an unfinished copy since the last yield */
-	uint32_t stalled;                      /* polls since `done` last moved (workers_help.c) */
-	uint64_t stall_done;                   /* the worker's progress as those polls saw it (workers_help.c) */
-	uint32_t stall_limit;                  /* polls before this thread serves a pass (0: the most) */
+	uint32_t polls_made;                   /* the value of `polls` this thread last wrote */
+	uint64_t now_seen;                     /* held queues: the clock as this thread last read it */
 
 	/* ---- the server only: the worker, or a program thread that helps (serving == 1) ---- */
 	_Alignas(SD_CACHE_LINE) _Atomic uint32_t serving; /* claimed for one pass (sd_wq_serve) */
@@ -110,6 +110,10 @@ struct sd_engine_queue {
 	uint64_t chaos_last;                   /* chaos: when the latest copied entry completes */
 	uint64_t card_last_end;                /* card model: when this machine finished the previous copy */
 	uint64_t batch_skip_until;             /* entries before this were offered to a batched remote copy */
+
+	/* ---- the worker thread only: what its previous look saw (workers_help.c) ---- */
+	_Alignas(SD_CACHE_LINE) uint64_t seen_tail;
+	uint32_t seen_polls;
 
 	/* ---- written rarely, read by both ---- */
 	_Alignas(SD_CACHE_LINE) struct sd_wq_entry *ring;
@@ -134,9 +138,20 @@ struct sd_engine_queue {
 	void *arm_arg;
 };
 
+/*
+ * What a worker's `sleeping` says: awake; asleep until someone wakes it;
+ * or dozing, a short sleep with a time limit while the program's thread
+ * makes its own copies (workers_help.c), which a submit leaves be (no
+ * system call per batch) and only a stronger call (arming, flush, attach,
+ * detach) cuts short.
+ */
+#define SD_WORKER_AWAKE 0u
+#define SD_WORKER_ASLEEP 1u
+#define SD_WORKER_DOZING 2u
+
 /* One worker thread. */
 struct sd_worker {
-	/* The futex word the thread sleeps on, and whether it sleeps. */
+	/* The futex word the thread sleeps on, and whether it sleeps (SD_WORKER_*). */
 	_Alignas(SD_CACHE_LINE) _Atomic uint32_t sleeping;
 	_Atomic uint32_t futex;
 	/* The queues it serves: changed under `lock`, published by `gen`. */
@@ -168,26 +183,32 @@ void sd_worker_wake_slow(struct sd_worker *w);
 /* The workers were stopped (the process is exiting): pollers serve their own queues. */
 bool sd_workers_stopped(void);
 
-/* The worker may sleep: wake it (a relaxed look first; the exchange makes one waker pay). */
+/*
+ * A submit: wake a worker that sleeps until woken (a relaxed look first;
+ * the exchange makes one waker pay).  A dozing one comes back by itself.
+ */
 static inline void sd_worker_nudge(struct sd_worker *w)
 {
-	if (atomic_load_explicit(&w->sleeping, memory_order_relaxed) != 0)
+	if (atomic_load_explicit(&w->sleeping, memory_order_relaxed) == SD_WORKER_ASLEEP)
 		sd_worker_wake_slow(w);
 }
 
-/* The same, ordered after the caller's earlier stores (no missed sleep). */
+/* Wake a sleeping or dozing worker, ordered after the caller's earlier stores (no missed sleep). */
 static inline void sd_worker_nudge_strict(struct sd_worker *w)
 {
 	atomic_thread_fence(memory_order_seq_cst);
-	sd_worker_nudge(w);
+	if (atomic_load_explicit(&w->sleeping, memory_order_relaxed) != SD_WORKER_AWAKE)
+		sd_worker_wake_slow(w);
 }
 
 /*
- * workers_queue.c: copy what `q` holds.  Returns 0 when there was nothing
- * to do, else 1 + the bytes copied (so a pass that only published delayed
- * completions counts as work too).
+ * workers_queue.c: copy what `q` holds (one pass: up to 64 entries, ending
+ * with the entry that reaches `max_bytes`).  Returns 0 when there was
+ * nothing to do or another thread holds the pass, else 1 + the bytes copied
+ * (so a pass that only published delayed completions counts as work too).
  */
-uint64_t sd_wq_serve(struct sd_engine_queue *q);
+#define SD_WQ_ALL_BYTES UINT64_MAX
+uint64_t sd_wq_serve(struct sd_engine_queue *q, uint64_t max_bytes);
 /* Free a queue nobody serves or looks at any more. */
 void sd_wq_free(struct sd_engine_queue *q);
 /* Entries of `q` waiting for the worker (published but not finished). */
@@ -195,6 +216,8 @@ bool sd_wq_has_work(const struct sd_engine_queue *q);
 
 /* workers_help.c: the program's thread polled an unfinished copy of `q`; true when it served a pass itself. */
 bool sd_wq_help(struct sd_engine_queue *q);
+/* workers_help.c: the worker's look at `q`: false while the program's thread is busy with it itself. */
+bool sd_wq_worker_turn(struct sd_engine_queue *q);
 
 /* workers_chaos.c */
 uint32_t sd_chaos_max_ns(void);

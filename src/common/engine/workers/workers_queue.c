@@ -8,9 +8,10 @@
  *   start    write the entry at `next`, publish `tail` (release), nudge the
  *            worker if it sleeps: a store and a load, no system call while
  *            the worker is awake;
- *   serve    (worker) copy the entries up to `tail`, then publish `done`
- *            once for the batch (per entry for big copies), and wake an
- *            armed PE;
+ *   serve    (the worker, or the program's thread while it waits on the
+ *            queue: workers_help.c) copy the entries up to `tail`, then
+ *            publish `done` once for the batch (per entry for big copies),
+ *            and wake an armed PE;
  *   poll     (program) a slot is finished once `done` has passed its
  *            entry; `done` is re-read only when the cached value is behind.
  *
@@ -166,9 +167,9 @@ static enum sd_card_dir sd_wq_dir(const struct sd_engine_queue *q, const struct 
  * the worker's wake-up and the copy) is longer than the card's service
  * time, that is said once per direction and size.
  */
-static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_entry *e, uint64_t pos, uint64_t t0)
+static uint64_t sd_wq_hold_until(struct sd_engine_queue *q, const struct sd_wq_entry *e, uint64_t pos, uint64_t t0,
+				 uint64_t now)
 {
-	uint64_t now = sd_workers_now_ns();
 	uint64_t after = now > q->chaos_last ? now : q->chaos_last;
 
 	if (q->card != NULL) {
@@ -253,13 +254,41 @@ static void sd_wq_batch_remote(struct sd_engine_queue *q, uint64_t head, uint64_
 		q->batch_skip_until = head + n;
 }
 
+/*
+ * On a held queue, when the copy just made ended, as the hold needs it.
+ * Reading the clock after every small copy cost more than the copy (a
+ * virtual machine's clock takes tens of nanoseconds), so a small copy
+ * reuses the time read after an earlier one of the same pass, at most
+ * SD_WQ_CLOCK_EVERY copies back: a little early, which only ever lets the
+ * model's own time decide (a task is reported after its pass anyway).  Big
+ * copies, and every copy while tracing (its span must not end before it
+ * starts), read the clock.
+ */
+#define SD_WQ_CLOCK_EVERY 8u
+#define SD_WQ_CLOCK_BYTES 4096u
+
+struct sd_wq_clock {
+	uint64_t now;   /* 0: not read in this pass yet */
+	uint32_t since; /* copies since it was read */
+};
+
+static uint64_t sd_wq_copy_end(const struct sd_wq_entry *e, uint64_t trace_t0, struct sd_wq_clock *c)
+{
+	if (c->now == 0 || trace_t0 != 0 || e->total >= SD_WQ_CLOCK_BYTES || ++c->since == SD_WQ_CLOCK_EVERY) {
+		c->now = sd_workers_now_ns();
+		c->since = 0;
+	}
+	return c->now;
+}
+
 /* sd_wq_serve with the queue claimed: the worker's fields are this thread's. */
-static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q)
+static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q, uint64_t max_bytes)
 {
 	uint64_t head = q->head;
 	uint64_t tail = atomic_load_explicit(&q->tail, memory_order_acquire);
 	uint64_t trace_t0 = 0;
 	uint64_t bytes = 0;
+	struct sd_wq_clock clock = {0, 0};
 
 	if (head == tail) {
 		if (q->copied == head)
@@ -271,7 +300,7 @@ static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q)
 		tail = head + SD_WQ_BATCH;
 	if (priv_doca_trace_enabled())
 		trace_t0 = priv_doca_trace_now_ns(); /* SOFTDOCA_TRACE: one span per batch on the worker's track */
-	while (head != tail) {
+	while (head != tail && bytes < max_bytes) {
 		const struct sd_wq_entry *e = &q->ring[head & q->mask];
 		/* A context that stopped flushes what it has not reported: skip the copies not made yet. */
 		bool flushing = atomic_load_explicit(&q->flushing, memory_order_relaxed) != 0;
@@ -286,7 +315,7 @@ static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q)
 			atomic_store_explicit(&q->fail[e->slot], (int32_t)err, memory_order_relaxed);
 		bytes += e->total;
 		if (q->held) {
-			q->chaos_last = sd_wq_hold_until(q, e, head, t0);
+			q->chaos_last = sd_wq_hold_until(q, e, head, t0, sd_wq_copy_end(e, t0, &clock));
 			q->ready_at[head & q->mask] = q->chaos_last;
 			head++;
 			continue;
@@ -313,17 +342,17 @@ static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q)
 
 /*
  * Claim the queue for one pass, serve it, give it back.  The worker and a
- * program thread that waits on a stalled worker (workers_help.c) may both
- * come here; whoever finds it claimed does nothing.  One exchange per pass,
+ * program thread that waits on its copies (workers_help.c) may both come
+ * here; whoever finds it claimed does nothing.  One exchange per pass,
  * not per entry, on a line only the worker writes while nobody helps.
  */
-uint64_t sd_wq_serve(struct sd_engine_queue *q)
+uint64_t sd_wq_serve(struct sd_engine_queue *q, uint64_t max_bytes)
 {
 	uint64_t work;
 
 	if (atomic_exchange_explicit(&q->serving, 1, memory_order_acquire) != 0)
 		return 0;
-	work = sd_wq_serve_owned(q);
+	work = sd_wq_serve_owned(q, max_bytes);
 	atomic_store_explicit(&q->serving, 0, memory_order_release);
 	return work;
 }
@@ -444,8 +473,19 @@ static inline bool sd_wq_passed(struct sd_engine_queue *q, uint64_t pos)
  */
 static inline bool sd_wq_due(struct sd_engine_queue *q, uint64_t pos)
 {
-	return q->held && pos < atomic_load_explicit(&q->held_copied, memory_order_acquire) &&
-	       q->ready_at[pos & q->mask] <= sd_workers_now_ns();
+	uint64_t ready;
+
+	if (!q->held || pos >= atomic_load_explicit(&q->held_copied, memory_order_acquire))
+		return false;
+	/*
+	 * The clock is read only when the time last read is too early for this
+	 * entry: a burst of entries that came due together costs one read.
+	 */
+	ready = q->ready_at[pos & q->mask];
+	if (ready <= q->now_seen)
+		return true;
+	q->now_seen = sd_workers_now_ns();
+	return ready <= q->now_seen;
 }
 
 /*
@@ -464,18 +504,17 @@ static inline bool sd_wq_finished(struct sd_engine_queue *q, uint64_t pos)
 }
 
 /*
- * The copy at `pos` is not finished: make sure someone serves the queue
- * (this thread when the process is exiting or the worker is stalled), and
- * give the CPU away now and then.  True when the copy finished meanwhile.
+ * The copy at `pos` is not finished: this thread makes it unless a pass is
+ * under way (workers_help.c), and gives the CPU away now and then.  No
+ * need to wake the worker: a pass under way is its, awake.  True when the
+ * copy finished meanwhile.
  */
 static bool sd_wq_not_yet(struct sd_engine_queue *q, uint64_t pos)
 {
 	if (sd_workers_stopped()) {
-		(void)sd_wq_serve(q); /* exiting: no worker is left, so this thread copies */
+		(void)sd_wq_serve(q, SD_WQ_ALL_BYTES); /* exiting: no worker is left, so this thread copies */
 		return false;
 	}
-	/* The program waits on this copy: make sure its worker is not asleep. */
-	sd_worker_nudge_strict(q->worker);
 	if (sd_wq_help(q))
 		return sd_wq_finished(q, pos);
 	if (++q->misses == SD_WQ_MISSES_BEFORE_YIELD) {
@@ -504,7 +543,7 @@ static void sd_wq_wait(struct sd_engine_queue *q, uint32_t slot)
 	atomic_store_explicit(&q->flushing, 1, memory_order_relaxed);
 	while (!sd_wq_passed(q, pos)) {
 		/* Skipping is quick: serve it here unless the worker is in a pass (or the workers are gone). */
-		if (sd_wq_serve(q) != 0 || sd_workers_stopped())
+		if (sd_wq_serve(q, SD_WQ_ALL_BYTES) != 0 || sd_workers_stopped())
 			continue;
 		sd_worker_nudge_strict(q->worker);
 		sched_yield();
@@ -529,7 +568,7 @@ static bool sd_wq_arm(struct sd_engine_queue *q, uint32_t slot, void (*wake)(voi
 	if (atomic_load_explicit(&q->done, memory_order_acquire) > pos)
 		sd_wq_fire(q); /* finished meanwhile: the worker may not have seen the arm */
 	else
-		sd_worker_nudge(q->worker);
+		sd_worker_nudge_strict(q->worker); /* the program goes to sleep: the worker copies now */
 	return true;
 }
 
