@@ -22,6 +22,13 @@
 #include "sd_msgnet.h"
 
 #define SD_RDMA_NET_HOLD_EVERY_NS 100000000ull /* a receiver holding messages says it lives this often */
+/*
+ * An answer waits at most this long for more outcomes to join it, unless it
+ * covers SD_RDMA_NET_ANSWER_RUN of them already: one message (a system call
+ * on TCP) per many sends when they stream, little delay when one waits.
+ */
+#define SD_RDMA_NET_ANSWER_DELAY_NS 20000ull
+#define SD_RDMA_NET_ANSWER_RUN 32u /* ... or once it covers this many */
 
 /* A message the receiver holds for want of a posted receive. */
 struct sd_rdma_held {
@@ -59,6 +66,7 @@ struct sd_rdma_net_conn {
 	uint64_t run_first;
 	uint32_t run_count;
 	uint32_t run_status;
+	uint64_t run_since_ns; /* when the answer's first outcome was known */
 	bool ended;
 	/* Inside a UCX callback a link cannot be closed: the end waits for the event step. */
 	bool doomed;
@@ -169,6 +177,7 @@ static void sd_rdma_net_answer(struct doca_rdma_connection *c, uint64_t seq, doc
 		return;
 	}
 	nc->run_first = seq;
+	nc->run_since_ns = sd_rdma_now_ns();
 	nc->run_count = 1;
 	nc->run_status = (uint32_t)status;
 }
@@ -644,12 +653,8 @@ void sd_rdma_net_progress(struct doca_rdma *rdma)
 		}
 		if (nc->held_n != 0)
 			sd_rdma_net_drain_held(rdma, c, now);
-		/*
-		 * The worker is drained: answer what this pass decided now, one message for
-		 * all of it.  Waiting for more to join (the sender's window stalls meanwhile)
-		 * measured slower on a loaded machine (docs/decisions.md, rdmaperf).
-		 */
-		if (nc->run_count != 0)
+		if (nc->run_count != 0 &&
+		    (nc->run_count >= SD_RDMA_NET_ANSWER_RUN || now - nc->run_since_ns >= SD_RDMA_NET_ANSWER_DELAY_NS))
 			sd_rdma_net_flush_answer(c);
 		if (nc->ready)
 			sd_rdma_net_watch(c, now);
