@@ -178,8 +178,86 @@ static void memory_imported_over_pci_is_handed_on_for_rdma(void)
 	close(down[1]);
 }
 
+/*
+ * The DPU destroys its PCI import: the RDMA peer's next write and read
+ * through the re-export fail with DOCA_ERROR_IO_FAILED at once, and the
+ * host's memory keeps what the last allowed write left, although the host
+ * still exports it.
+ */
+static void destroying_the_dpu_import_revokes_the_reexport(void)
+{
+	static uint8_t local[LEN] __attribute__((aligned(64)));
+	uint8_t d_io[512], d_plain[512];
+	int up[2], down[2];
+	struct rt_side t, d;
+	struct doca_mmap *pm = NULL, *rm = NULL, *lm;
+	struct doca_buf *rbuf = NULL, *lbuf = NULL, *back = NULL;
+	struct doca_rdma_task_write *wr = NULL;
+	struct doca_rdma_task_read *rd = NULL;
+	union doca_data ud = {.u64 = 0};
+	const void *rdesc;
+	size_t rlen;
+	void *raddr;
+	char k = 0;
+
+	REQUIRE(pipe(up) == 0 && pipe(down) == 0);
+	pid_t pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0)
+		_exit(host(up[1], down[0]));
+	close(up[1]); /* a host that exits early then ends the reads below instead of leaving them waiting */
+	close(down[0]);
+	size_t n_io = get_blob(up[0], d_io, sizeof(d_io));
+	REQUIRE(n_io != 0 && get_blob(up[0], d_plain, sizeof(d_plain)) != 0);
+	REQUIRE(rt_pair(&t, &d, CTX_RW, CTX_RW));
+	CHECK_OK(doca_mmap_create_from_export(NULL, d_io, n_io, d.dev, &pm));
+	REQUIRE(pm != NULL);
+	CHECK_OK(doca_mmap_export_rdma(pm, d.dev, &rdesc, &rlen));
+	CHECK_OK(doca_mmap_create_from_export(NULL, rdesc, rlen, t.dev, &rm));
+	REQUIRE(rm != NULL);
+	CHECK_OK(doca_mmap_get_memrange(rm, &raddr, &rlen));
+	lm = rt_mmap(t.dev, local, LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	REQUIRE(lm != NULL);
+	for (size_t i = 0; i < 256; i++)
+		local[i] = pattern(i);
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(t.inv, lm, local, 256, &lbuf));
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t.inv, rm, raddr, 256, &rbuf));
+	CHECK_OK(doca_rdma_task_write_allocate_init(t.rdma, t.conn, lbuf, rbuf, ud, &wr));
+	CHECK_OK(target_run(&t, doca_rdma_task_write_as_task(wr)));
+
+	/* Revoked: the write again and a read of the same bytes fail; the host saw only the first write. */
+	CHECK_OK(doca_mmap_destroy(pm));
+	local[0] = 0x99;
+	CHECK_OK(doca_buf_set_data(rbuf, raddr, 0));
+	CHECK_ERR(target_run(&t, doca_rdma_task_write_as_task(wr)), DOCA_ERROR_IO_FAILED);
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(t.inv, rm, raddr, 256, &back));
+	doca_buf_dec_refcount(lbuf, NULL);
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t.inv, lm, local + 4096, 256, &lbuf));
+	CHECK_OK(doca_rdma_task_read_allocate_init(t.rdma, t.conn, back, lbuf, ud, &rd));
+	CHECK_ERR(target_run(&t, doca_rdma_task_read_as_task(rd)), DOCA_ERROR_IO_FAILED);
+	CHECK(write(down[1], "g", 1) == 1);
+	CHECK(read(up[0], &k, 1) == 1 && k == 'k'); /* the host holds the pattern: 0x99 never landed */
+
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	doca_task_free(doca_rdma_task_write_as_task(wr));
+	doca_task_free(doca_rdma_task_read_as_task(rd));
+	doca_buf_dec_refcount(lbuf, NULL);
+	doca_buf_dec_refcount(rbuf, NULL);
+	doca_buf_dec_refcount(back, NULL);
+	rt_stop(&t);
+	rt_stop(&d);
+	CHECK_OK(doca_mmap_destroy(rm));
+	CHECK_OK(doca_mmap_destroy(lm));
+	rt_destroy(&t);
+	rt_destroy(&d);
+	close(up[0]);
+	close(down[1]);
+}
+
 int main(void)
 {
 	SD_RUN(memory_imported_over_pci_is_handed_on_for_rdma);
+	SD_RUN(destroying_the_dpu_import_revokes_the_reexport);
 	return sd_test_done();
 }

@@ -221,11 +221,16 @@ static void e_token(struct sd_xp_desc *x) { x->token[0] ^= 1; }
 static void e_export_id(struct sd_xp_desc *x) { x->export_id += 1000; }
 static void e_range(struct sd_xp_desc *x) { x->len += 4096; }
 static void e_rw(struct sd_xp_desc *x) { x->access_mask = DOCA_ACCESS_FLAG_PCI_READ_WRITE; }
+static void e_relay(struct sd_xp_desc *x)
+{
+	x->flags |= SD_XP_FLAG_RELAY; /* a relaying process no pid can name */
+	x->relay.pid = 0x80000000u;
+}
 
 static void malformed_fields_are_invalid_value(void)
 {
 	void (*edits[])(struct sd_xp_desc *) = {e_kind, e_flags, e_no_pci, e_both_pci, e_mask_bits, e_zero_len, e_wrap,
-						 e_pid0, e_pci};
+						 e_pid0, e_pci, e_relay};
 	const void *d;
 	size_t n;
 	struct doca_mmap *m = exported_mmap(DOCA_ACCESS_FLAG_PCI_READ_ONLY, &d, &n), *imp = (void *)0x1;

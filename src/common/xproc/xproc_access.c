@@ -74,7 +74,8 @@ const char *sd_xp_path_name(enum sd_xp_path path)
 
 static inline bool sd_xp_record_live(const struct sd_xp_import *imp)
 {
-	return imp->rec != NULL && atomic_load_explicit(&imp->rec->state, memory_order_acquire) == SD_XP_REC_LIVE;
+	return imp->rec != NULL && atomic_load_explicit(&imp->rec->state, memory_order_acquire) == SD_XP_REC_LIVE &&
+	       (imp->relay == NULL || atomic_load_explicit(&imp->relay->state, memory_order_acquire) == SD_XP_REC_LIVE);
 }
 
 /* Does the exporter still hold its liveness lock (alive, not exec'd)? */

@@ -12,6 +12,9 @@
  * 120 i32 shared fd  124 u32 zero       128 u64 file dev  136 u64 file ino
  * 144 u64 file offset 152 16B zero      168 u64 checksum (FNV-1a 64 of 0..167)
  *
+ * With the relay flag, bytes 152..167 name the relaying process instead:
+ * 152 u32 relay pid  156 u32 relay export id  160 u64 relay start time
+ *
  * Version 2 keeps bytes 0..167 and puts the network endpoint where the
  * checksum was; its checksum covers 0..199:
  *
@@ -134,6 +137,11 @@ size_t sd_xp_desc_encode(const struct sd_xp_desc *d, uint8_t *out)
 	} else {
 		sd_le_put32(out + OFF_SH_FD, UINT32_MAX); /* -1: no shared file */
 	}
+	if (d->flags & SD_XP_FLAG_RELAY) {
+		sd_le_put32(out + OFF_ZERO2, d->relay.pid);
+		sd_le_put32(out + OFF_ZERO2 + 4, d->relay.export_id);
+		sd_le_put64(out + OFF_ZERO2 + 8, d->relay.start_time);
+	}
 	if (net)
 		sd_xp_encode_net(&d->net, out);
 	sd_le_put64(out + sum_off, sd_xp_desc_checksum(out, sum_off));
@@ -159,7 +167,8 @@ static const char *sd_xp_check_header(const uint8_t *b, size_t len)
 		return "has an export kind this softdoca does not produce";
 	if (b[OFF_FLAGS] & ~SD_XP_FLAGS_KNOWN)
 		return "has unknown flags";
-	if (!all_zero(b + OFF_ZERO0, 2) || !all_zero(b + OFF_ZERO1, 4) || !all_zero(b + OFF_ZERO2, 16))
+	if (!all_zero(b + OFF_ZERO0, 2) || !all_zero(b + OFF_ZERO1, 4) ||
+	    (!(b[OFF_FLAGS] & SD_XP_FLAG_RELAY) && !all_zero(b + OFF_ZERO2, 16)))
 		return "has non-zero reserved bytes";
 	if (version == SD_XP_DESC_VERSION_NET &&
 	    (b[OFF_NET_ZERO0] != 0 || !all_zero(b + OFF_NET_ZERO1, 4) || !all_zero(b + OFF_NET_ZERO2, 8)))
@@ -240,6 +249,11 @@ const char *sd_xp_desc_decode(const void *buf, size_t len, struct sd_xp_desc *d)
 	d->shared.dev = sd_le_get64(b + OFF_SH_DEV);
 	d->shared.ino = sd_le_get64(b + OFF_SH_INO);
 	d->shared.file_off = sd_le_get64(b + OFF_SH_OFF);
+	d->relay.pid = sd_le_get32(b + OFF_ZERO2);
+	d->relay.export_id = sd_le_get32(b + OFF_ZERO2 + 4);
+	d->relay.start_time = sd_le_get64(b + OFF_ZERO2 + 8);
+	if ((d->flags & SD_XP_FLAG_RELAY) && (d->relay.pid == 0 || d->relay.pid > (uint32_t)INT32_MAX))
+		return "names an impossible relaying process id";
 	if (sd_le_get16(b + OFF_VERSION) == SD_XP_DESC_VERSION_NET) {
 		why = sd_xp_decode_net(b, &d->net);
 		if (why != NULL)

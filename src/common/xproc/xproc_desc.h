@@ -37,7 +37,8 @@
 #define SD_XP_FLAG_SHARED 0x01u     /* the range is a shared file mapping (see `shared`) */
 #define SD_XP_FLAG_RECORD_TMP 0x02u /* validity record in /tmp instead of /dev/shm */
 #define SD_XP_FLAG_RESIDENT 0x04u   /* the exporter registered the range resident (doca_mmap_start) */
-#define SD_XP_FLAGS_KNOWN 0x07u
+#define SD_XP_FLAG_RELAY 0x08u      /* handed on by another process, whose record can revoke it (`relay`) */
+#define SD_XP_FLAGS_KNOWN 0x0fu
 
 #define SD_XP_TOKEN_LEN 16u
 #define SD_XP_BOOT_ID_LEN 16u
@@ -82,6 +83,16 @@ struct sd_xp_desc {
 	char dev_pci[SD_XP_PCI_LEN]; /* exporting device, NUL-terminated */
 	struct sd_xp_shared shared;  /* valid with SD_XP_FLAG_SHARED */
 	struct sd_xp_net net;        /* family NONE in a version 1 descriptor */
+	/*
+	 * With SD_XP_FLAG_RELAY: the process that handed the export on (a DPU
+	 * re-exporting a PCI import for RDMA) and the validity record it keeps
+	 * for that (its export id), in bytes 152..167 that are zero otherwise.
+	 */
+	struct {
+		uint32_t pid;
+		uint32_t export_id;
+		uint64_t start_time;
+	} relay;
 };
 
 /*

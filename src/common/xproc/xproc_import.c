@@ -143,6 +143,8 @@ static bool sd_xp_is_self(const struct sd_xp_desc *d)
 static void sd_xp_import_free(struct sd_xp_import *imp)
 {
 	sd_xp_access_close(imp);
+	if (imp->relay != NULL)
+		munmap(imp->relay, SD_XP_REC_SIZE);
 	if (imp->rec != NULL)
 		munmap(imp->rec, SD_XP_REC_SIZE);
 	if (imp->rec_fd >= 0)
@@ -187,6 +189,50 @@ static doca_error_t sd_xp_attach_peer(const char *func, struct sd_xp_import *imp
 	return sd_xp_access_open(imp, d, func);
 }
 
+/* The relaying process's record, mapped read-only, when it is there and live; else NULL. */
+static struct sd_xp_record *sd_xp_map_relay(const struct sd_xp_desc *d)
+{
+	char path[128];
+	struct stat st;
+	int fd = -1;
+
+	for (int tmp = 0; tmp < 2 && fd < 0; tmp++) {
+		sd_xp_record_path(path, sizeof(path), tmp != 0, d->relay.pid, d->relay.start_time, d->relay.export_id);
+		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	}
+	if (fd < 0)
+		return NULL; /* revoked already, or forged */
+	struct sd_xp_record *rec = NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)SD_XP_REC_SIZE) {
+		void *page = mmap(NULL, SD_XP_REC_SIZE, PROT_READ, MAP_SHARED, fd, 0);
+		rec = page != MAP_FAILED ? page : NULL;
+	}
+	close(fd);
+	if (rec != NULL && (rec->magic != SD_XP_REC_MAGIC || rec->pid != d->relay.pid ||
+			    rec->export_id != d->relay.export_id || rec->addr != d->addr || rec->len != d->len ||
+			    atomic_load_explicit(&rec->state, memory_order_acquire) != SD_XP_REC_LIVE)) {
+		munmap(rec, SD_XP_REC_SIZE);
+		rec = NULL;
+	}
+	return rec;
+}
+
+/*
+ * A descriptor handed on by a relaying process (a DPU's re-export of a PCI
+ * import) is live only while the relay's record is: without it, every
+ * access fails, as with a stopped export.
+ */
+static void sd_xp_attach_relay(struct sd_xp_import *imp, const struct sd_xp_desc *d)
+{
+	if (!(d->flags & SD_XP_FLAG_RELAY) || imp->rec == NULL)
+		return;
+	imp->relay = sd_xp_map_relay(d);
+	if (imp->relay == NULL) {
+		munmap(imp->rec, SD_XP_REC_SIZE);
+		imp->rec = NULL;
+	}
+}
+
 doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const void *desc, size_t desc_len)
 {
 	struct sd_xp_desc d;
@@ -221,6 +267,7 @@ doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const voi
 			return err;
 		}
 	}
+	sd_xp_attach_relay(imp, &d);
 	if (imp->rec == NULL)
 		SD_LOG_DBG("export %llu of pid %u is not live; every access to this import will fail",
 			   (unsigned long long)d.export_id, d.who.pid);

@@ -151,6 +151,7 @@ struct sd_xp_import {
 	uint64_t addr, len; /* exported range (exporter addresses) */
 	bool writable;      /* export grants PCI_READ_WRITE */
 	struct sd_xp_record *rec; /* mapped read-only; NULL when dead at import */
+	struct sd_xp_record *relay; /* the relaying process's record (SD_XP_FLAG_RELAY), read-only; else NULL */
 	int rec_fd;         /* to ask who holds the liveness lock, -1 when none */
 	int mem_fd;         /* /proc/PID/mem for SD_XP_PATH_PROCMEM */
 	uint8_t *base;      /* local view of `page` for SELF and SHARED */

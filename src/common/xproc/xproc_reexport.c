@@ -11,9 +11,19 @@
  * host's own RDMA export (shared mapping, process_vm_*, or UCX to the
  * host's endpoint), and the host's record decides liveness.  The rights
  * are the host mmap's: it must have granted the RDMA rights the peer uses.
+ *
+ * The DPU keeps a say too, as a card's DPU owns the key it handed out: the
+ * re-export makes a validity record of this process (a relay record, like
+ * an exporter's) and names it in the descriptor.  An importer on this
+ * machine checks it with the host's at every access, so destroying the PCI
+ * import here (which retires the record) cuts the RDMA peer off at its next
+ * task, which fails with DOCA_ERROR_IO_FAILED.  Importers over UCX (other
+ * namespaces) talk to the host alone and do not see the record yet.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sd_dev.h"
 #include "sd_log.h"
@@ -27,6 +37,7 @@ struct sd_xp_reexport {
 	const struct sd_device *node;  /* device the RDMA bytes were made for, NULL before */
 	size_t len;
 	uint8_t bytes[SD_XP_DESC_MAX_LEN];
+	struct sd_xp_export relay;     /* this process's record for the re-export; relay.rec NULL before */
 };
 
 void sd_xp_reexport_keep(struct doca_mmap *mmap, const struct sd_xp_desc *d)
@@ -39,13 +50,34 @@ void sd_xp_reexport_keep(struct doca_mmap *mmap, const struct sd_xp_desc *d)
 	if (r == NULL)
 		return; /* the re-export then answers NO_MEMORY */
 	r->desc = *d;
+	r->relay.record_fd = -1;
+	r->relay.shared_fd = -1;
 	mmap->xproc_reexport = r;
 }
 
 void sd_xp_reexport_drop(struct doca_mmap *mmap)
 {
-	free(mmap->xproc_reexport);
+	struct sd_xp_reexport *r = mmap->xproc_reexport;
+
+	if (r != NULL)
+		sd_xp_record_retire(&r->relay); /* the RDMA peers' next tasks fail */
+	free(r);
 	mmap->xproc_reexport = NULL;
+}
+
+/* The relay record, made at the first re-export: 0 or an errno. */
+static int sd_xp_reexport_relay(struct sd_xp_reexport *r)
+{
+	struct sd_xp_export *x = &r->relay;
+
+	if (x->rec != NULL)
+		return 0;
+	x->owner_pid = (uint32_t)getpid();
+	x->base = r->desc;
+	if (sd_xp_self(&x->base.who) != 0)
+		return EIO;
+	x->base.export_id = (uint32_t)sd_xp_export_id_next(); /* the descriptor has 32 bits for it */
+	return sd_xp_record_create(x);
 }
 
 doca_error_t sd_xproc_reexport_rdma(const char *func, struct doca_mmap *mmap, const struct sd_device *node,
@@ -57,10 +89,20 @@ doca_error_t sd_xproc_reexport_rdma(const char *func, struct doca_mmap *mmap, co
 		return SD_REJECT_AS(func, DOCA_ERROR_NO_MEMORY,
 				    "mmap %p: the state to export this import again could not be allocated",
 				    (void *)mmap);
+	int err = sd_xp_reexport_relay(r);
+	if (err != 0)
+		return SD_REJECT_AS(func, DOCA_ERROR_OPERATING_SYSTEM,
+				    "mmap %p: cannot make the record through which this process can revoke the re-export "
+				    "(%s); make /dev/shm or /tmp writable",
+				    (void *)mmap, strerror(err));
 	if (r->node != node) {
 		struct sd_xp_desc d = r->desc;
 
 		d.kind = SD_XP_KIND_RDMA;
+		d.flags |= SD_XP_FLAG_RELAY;
+		d.relay.pid = r->relay.base.who.pid;
+		d.relay.start_time = r->relay.base.who.start_time;
+		d.relay.export_id = (uint32_t)r->relay.base.export_id;
 		memset(d.dev_pci, 0, sizeof(d.dev_pci));
 		memcpy(d.dev_pci, node->pci_addr, strnlen(node->pci_addr, sizeof(d.dev_pci) - 1));
 		r->len = sd_xp_desc_encode(&d, r->bytes);
