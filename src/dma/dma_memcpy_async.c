@@ -45,6 +45,24 @@ static inline void sd_dma_reserve(struct doca_dma_task_memcpy *t, uint64_t len)
 	t->reserved = len;
 }
 
+/*
+ * The engine may make a copy at once instead of queueing it (run_now): the
+ * task is then ready with its outcome, its bytes reserved like a queued
+ * copy's, so the report appends them as usual.
+ */
+static bool sd_dma_async_ran_now(struct doca_task *task, const struct sd_copy_job *job)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+	const struct doca_dma *dma = sd_dma_of_task(task);
+	doca_error_t status;
+
+	if (dma->engine->async->run_now == NULL || !dma->engine->async->run_now(dma->queue, job, &status))
+		return false;
+	sd_dma_reserve(t, job->total);
+	sd_dma_async_finish_now(task, status);
+	return true;
+}
+
 /* The general case: describe the copy in full, then start it. */
 static __attribute__((noinline)) void sd_dma_async_submit_described(struct doca_task *task)
 {
@@ -53,6 +71,8 @@ static __attribute__((noinline)) void sd_dma_async_submit_described(struct doca_
 	struct sd_dma_segs segs;
 	doca_error_t err = sd_dma_memcpy_describe(task, sd_dma_taken(t), &segs);
 
+	if (err == DOCA_SUCCESS && sd_dma_async_ran_now(task, &segs.job))
+		return;
 	if (err == DOCA_SUCCESS)
 		err = dma->engine->async->start(dma->queue, sd_dma_async_slot(task), &segs.job);
 	if (err == DOCA_SUCCESS)
@@ -73,6 +93,11 @@ static void sd_dma_async_submit(struct doca_task *task)
 
 	t->reserved = 0;
 	if (engine->start_one != NULL && sd_dma_memcpy_one_local(dma, t, sd_dma_taken(t), &to, &from, &len)) {
+		struct sd_seg s = {.addr = (uint8_t *)from, .len = (size_t)len}, d = {.addr = to, .len = (size_t)len};
+		struct sd_copy_job one = {.src = &s, .nsrc = 1, .dst = &d, .ndst = 1, .total = len};
+
+		if (sd_dma_async_ran_now(task, &one))
+			return;
 		sd_dma_reserve(t, len);
 		(void)engine->start_one(dma->queue, sd_dma_async_slot(task), to, from, (size_t)len);
 		return;

@@ -106,6 +106,14 @@ struct sd_engine_async {
 	 */
 	doca_error_t (*start_one)(struct sd_engine_queue *q, uint32_t slot, uint8_t *dst, const uint8_t *src,
 				  size_t len);
+	/*
+	 * Optional: make `job` at once on the submitting thread, when the
+	 * engine judges that cheaper than queueing it (workers: a small copy,
+	 * nothing of the queue still in flight, and the program's thread
+	 * driving the queue itself).  true with the outcome in *status: the
+	 * task takes no slot and is ready at once; false: start it.
+	 */
+	bool (*run_now)(struct sd_engine_queue *q, const struct sd_copy_job *job, doca_error_t *status);
 	/* Has `slot` finished?  true with its outcome (SUCCESS or IO_FAILED). */
 	bool (*poll)(struct sd_engine_queue *q, uint32_t slot, doca_error_t *status);
 	/* Block until `slot` has finished (a flushed task's copy). */

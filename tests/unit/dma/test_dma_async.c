@@ -12,6 +12,9 @@
  *             workers of its own; a program draining its copies in
  *             doca_pe_progress makes them itself while its worker dozes,
  *             and the worker is back for copies left behind
+ *   apart     SOFTDOCA_DMA_WORKER_CPUS=1, this thread on CPU 0: while the
+ *             program drives its queue, small copies with nothing in
+ *             flight are made inside doca_task_submit
  *   topology  a topology whose devices choose dma_workers = 1 and 0, with
  *             SOFTDOCA_DMA_WORKERS=3 in the environment (the file wins)
  *   pinned    SOFTDOCA_DMA_WORKER_CPUS=0 pins the worker to CPU 0
@@ -35,6 +38,7 @@
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -508,6 +512,62 @@ static void a_program_draining_its_copies_makes_them_and_its_worker_steps_aside(
 	}
 	/* The median of three: at least two drains below 0.3x. */
 	CHECK((share[0] < 0.3) + (share[1] < 0.3) + (share[2] < 0.3) >= 2);
+	env_teardown(&e);
+}
+
+/*
+ * While the program drives its own queue (its worker dozes), a small copy
+ * submitted with nothing of the queue in flight is made inside
+ * doca_task_submit: its bytes are there when the call returns, and its
+ * metadata still changes only when progress reports it.  Queued instead,
+ * the copy would wait for the next poll or the worker's next look.
+ */
+static void a_small_copy_submitted_while_the_program_drives_its_queue_is_made_in_submit(void)
+{
+	struct doca_buf *s[DRAIN_BATCH], *d[DRAIN_BATCH];
+	uint64_t tasks = 0, at_submit = 0;
+	cpu_set_t cpu0;
+	double t0;
+	struct env e;
+
+	/* The worker is on CPU 1 (SOFTDOCA_DMA_WORKER_CPUS); this thread on CPU 0, so the worker sees it work. */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || sched_setaffinity(0, sizeof(cpu0), &cpu0) != 0) {
+		sd_test_case_skip("needs CPUs 0 and 1");
+		return;
+	}
+	REQUIRE(env_setup(&e, DRAIN_BATCH));
+	fx_fill(src_mem, DRAIN_BATCH * DRAIN_SZ, 37);
+	for (int i = 0; i < DRAIN_BATCH; i++) {
+		s[i] = fx_buf(&e.f, e.ms, src_mem + i * DRAIN_SZ, DRAIN_SZ, src_mem + i * DRAIN_SZ, DRAIN_SZ);
+		d[i] = fx_buf(&e.f, e.md, dst_mem + i * DRAIN_SZ, DRAIN_SZ, dst_mem + i * DRAIN_SZ, 0);
+		REQUIRE(s[i] != NULL && d[i] != NULL);
+	}
+	t0 = sd_progress_now();
+	while (sd_progress_now() - t0 < 0.3 && sd_test_case_failed == 0) {
+		memset(dst_mem, 0, DRAIN_BATCH * DRAIN_SZ);
+		fx_reset_events();
+		for (int i = 0; i < DRAIN_BATCH; i++) {
+			CHECK_OK(doca_buf_reset_data_len(d[i]));
+			CHECK_OK(doca_task_submit(fx_task(&e.f, s[i], d[i], (uint64_t)i)));
+			at_submit += memcmp(dst_mem + i * DRAIN_SZ, src_mem + i * DRAIN_SZ, DRAIN_SZ) == 0;
+			CHECK_EQ_U64(fx_data_len(d[i]), 0); /* reported only by progress */
+		}
+		tasks += DRAIN_BATCH;
+		while (fx_nevents < DRAIN_BATCH && sd_progress_now() - t0 < 10)
+			(void)doca_pe_progress(e.f.pe);
+		CHECK_EQ_U64(count_events(FX_EV_SUCCESS), DRAIN_BATCH);
+		CHECK_EQ_U64(fx_data_len(d[DRAIN_BATCH - 1]), DRAIN_SZ);
+		CHECK(memcmp(dst_mem, src_mem, DRAIN_BATCH * DRAIN_SZ) == 0);
+	}
+	printf("     %llu of %llu copies made inside doca_task_submit\n", (unsigned long long)at_submit,
+	       (unsigned long long)tasks);
+	CHECK(at_submit * 4 >= tasks); /* most of them: other processes may preempt this thread now and then */
+	for (int i = 0; i < DRAIN_BATCH; i++) {
+		fx_put(s[i]);
+		fx_put(d[i]);
+	}
 	env_teardown(&e);
 }
 
@@ -1077,6 +1137,8 @@ int main(int argc, char **argv)
 		SD_RUN(a_child_of_fork_gets_workers_of_its_own);
 		SD_RUN(a_program_draining_its_copies_makes_them_and_its_worker_steps_aside);
 		SD_RUN(a_copy_left_behind_after_a_busy_drain_lands_without_progress);
+	} else if (strcmp(group, "apart") == 0) {
+		SD_RUN(a_small_copy_submitted_while_the_program_drives_its_queue_is_made_in_submit);
 	} else if (strcmp(group, "exit-drain") == 0) {
 		SD_RUN(tasks_in_flight_at_exit_are_still_reported);
 	} else if (strcmp(group, "topology") == 0) {

@@ -443,6 +443,38 @@ static doca_error_t sd_wq_start(struct sd_engine_queue *q, uint32_t slot, const 
 	return DOCA_SUCCESS;
 }
 
+/* Everything the queue was given is finished (a cached look first). */
+static inline bool sd_wq_idle(struct sd_engine_queue *q)
+{
+	if (q->done_seen == q->next)
+		return true;
+	q->done_seen = atomic_load_explicit(&q->done, memory_order_acquire);
+	return q->done_seen == q->next;
+}
+
+/*
+ * run_now: a small copy submitted while the program's thread drives its
+ * queue itself (its worker dozes beside it: workers_help.c) and nothing of
+ * the queue is in flight is made here, inside doca_task_submit.  Queued, it
+ * would be made by this same thread a moment later, at the cost of a ring
+ * entry, a pass and a poll; as a card copies a small payload written into
+ * its descriptor.  Order holds, since nothing earlier of the context is
+ * waiting (and what was is visible: `done` is read with acquire).  Not on
+ * a held queue (chaos, a card model), whose completions must wait.
+ */
+#define SD_WQ_NOW_BYTES 4096u
+
+static bool sd_wq_run_now(struct sd_engine_queue *q, const struct sd_copy_job *job, doca_error_t *status)
+{
+	if (q->held || job->total > SD_WQ_NOW_BYTES ||
+	    atomic_load_explicit(&q->worker->sleeping, memory_order_relaxed) != SD_WORKER_DOZING || !sd_wq_idle(q))
+		return false;
+	/* The program is busy with its queue: the worker goes on dozing. */
+	atomic_store_explicit(&q->polls, ++q->polls_made, memory_order_relaxed);
+	*status = sd_cpu_engine.copy(job);
+	return true;
+}
+
 /* The slot's copy is finished: take its outcome and free its segments. */
 static doca_error_t sd_wq_take_outcome(struct sd_engine_queue *q, uint32_t slot)
 {
@@ -661,6 +693,7 @@ static const struct sd_engine_async sd_workers_async = {
 	.queue_close = sd_wq_close,
 	.start = sd_wq_start,
 	.start_one = sd_wq_start_one,
+	.run_now = sd_wq_run_now,
 	.poll = sd_wq_poll,
 	.wait = sd_wq_wait,
 	.arm = sd_wq_arm,
