@@ -97,3 +97,26 @@ nl_import() {
 }
 
 IMPORT_ENV=()
+
+# nl_await_running OUT ERR - wait (up to 20 s) until a side running the
+# "stream" operation printed "running" into OUT; fail with OUT and ERR if not.
+nl_await_running() {
+	for _ in $(seq 1 400); do
+		grep -q running "$1" && return 0
+		sleep 0.05
+	done
+	nl_fail "the stream never ran: $(cat "$1" "$2")"
+}
+
+# nl_stream_failed_within TEXT ERROR BOUND_MS - the stream's outcome line in
+# TEXT says its task failed with ERROR, within BOUND_MS of the last success.
+nl_stream_failed_within() {
+	local line after
+	line=$(grep -E '^(failed|nofail)' <<<"$1")
+	case "$line" in
+	"failed $2 after_ms="*) ;;
+	*) nl_fail "expected a task failing with $2, got: ${line:-nothing (hung?)}" ;;
+	esac
+	after=${line#*after_ms=}
+	[ "$after" -le "$3" ] || nl_fail "the failure took ${after} ms (bound $3 ms)"
+}

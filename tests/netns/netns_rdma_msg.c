@@ -49,6 +49,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "netns_stream.h"
 #include "rdma_test.h"
 #include "xproc_test.h"
 
@@ -551,25 +552,10 @@ static doca_error_t nm_stopflush(struct nm_send *q)
 	return got == 8 && last == DOCA_ERROR_SHUTDOWN ? DOCA_SUCCESS : DOCA_ERROR_UNEXPECTED;
 }
 
-static void nm_stream(struct nm_send *q)
+/* One 64 B send of the stream (ns_stream), numbered from 1000. */
+static doca_error_t nm_stream_send(void *arg, uint32_t i)
 {
-	double start = xt_now_ms(), last = start;
-	bool said = false;
-
-	for (uint32_t seq = 1000; xt_now_ms() - start < 20000.0; seq++) {
-		doca_error_t err = nm_one(q, 64, seq, 0, NULL);
-		if (err != DOCA_SUCCESS) {
-			printf("failed %s after_ms=%ld\n", doca_error_get_name(err), (long)(xt_now_ms() - last));
-			return;
-		}
-		last = xt_now_ms();
-		if (!said) {
-			printf("running\n");
-			fflush(stdout);
-			said = true;
-		}
-	}
-	printf("nofail\n");
+	return nm_one(arg, 64, 1000 + i, 0, NULL);
 }
 
 static void nm_op(struct nm_send *q, const char *op)
@@ -578,8 +564,7 @@ static void nm_op(struct nm_send *q, const char *op)
 	doca_error_t err = DOCA_ERROR_INVALID_VALUE;
 
 	if (strcmp(op, "stream") == 0) {
-		nm_stream(q);
-		fflush(stdout);
+		ns_stream(nm_stream_send, q);
 		return;
 	}
 	if (strcmp(op, "send") == 0)

@@ -155,12 +155,11 @@ PY
 	mv "$1.new" "$1"
 }
 
-# DOCA_ACCESS_FLAG_RDMA_WRITE (4) and _ATOMIC (8): the low byte of the mask at offset 12 (descriptor), 32 (blob).
-RDMA_WRITE_ATOMIC=0x0c
-
-case "$case_name" in
-one_sided_tasks_cross_namespaces)
-	respond "$ADDR_DPU"
+# one_sided_tasks_land WHERE - a read, a write and both atomics from the other
+# namespace succeed, and WHERE (the responder's memory, or the host's behind a
+# re-export) holds the written bytes and the atomics' sum.
+one_sided_tasks_land() {
+	local reply
 	request_bg read,write,cas,fadd
 	connect_both
 	finish_request
@@ -169,9 +168,18 @@ one_sided_tasks_cross_namespaces)
 	expect_line "cas ok old=0"
 	expect_line "fadd ok old=1000"
 	reply=$(nl_cmd "check 22 $((1 << 20)) $((1 << 20))")
-	[ "$reply" = ok ] || nl_fail "the responder does not see the written bytes: $reply"
+	[ "$reply" = ok ] || nl_fail "$1 does not hold the written bytes: $reply"
 	reply=$(nl_cmd "word $ATOM_OFF")
-	[ "$reply" = "word 1007" ] || nl_fail "the atomics left $reply, not 1007"
+	[ "$reply" = "word 1007" ] || nl_fail "the atomics left $reply in $1, not 1007"
+}
+
+# DOCA_ACCESS_FLAG_RDMA_WRITE (4) and _ATOMIC (8): the low byte of the mask at offset 12 (descriptor), 32 (blob).
+RDMA_WRITE_ATOMIC=0x0c
+
+case "$case_name" in
+one_sided_tasks_cross_namespaces)
+	respond "$ADDR_DPU"
+	one_sided_tasks_land "the responder's memory"
 	;;
 memory_rights_decided_by_the_exporter)
 	respond "$ADDR_DPU" --perm ro
@@ -238,11 +246,7 @@ killed_exporter_fails_tasks_within_bound | cut_link_fails_tasks_within_bound)
 	respond "$ADDR_DPU"
 	request_bg stream
 	connect_both
-	for _ in $(seq 1 400); do
-		grep -q running "$WORK/req.out" && break
-		sleep 0.05
-	done
-	grep -q running "$WORK/req.out" || nl_fail "the stream never ran: $(cat "$WORK/req.out" "$WORK/req.err")"
+	nl_await_running "$WORK/req.out" "$WORK/req.err"
 	sleep 0.2
 	if [ "$case_name" = cut_link_fails_tasks_within_bound ]; then
 		netns_link down
@@ -251,47 +255,21 @@ killed_exporter_fails_tasks_within_bound | cut_link_fails_tasks_within_bound)
 	fi
 	finish_request
 	[ "$case_name" = cut_link_fails_tasks_within_bound ] && netns_link up
-	line=$(grep -E '^(failed|nofail)' <<<"$OUT")
-	case "$line" in
-	"failed DOCA_ERROR_IO_FAILED after_ms="*) ;;
-	*) nl_fail "expected a DOCA_ERROR_IO_FAILED task, got: ${line:-nothing (hung?)}" ;;
-	esac
-	after=${line#*after_ms=}
-	[ "$after" -le "$BOUND_MS" ] || nl_fail "the failure took ${after} ms (bound ${BOUND_MS} ms)"
+	nl_stream_failed_within "$OUT" DOCA_ERROR_IO_FAILED "$BOUND_MS"
 	;;
 reexported_host_memory_reached_from_another_namespace)
 	respond "$ADDR_DPU" --reexport --dev "$DPU_PCI"
-	request_bg read,write,cas,fadd
-	connect_both
-	finish_request
-	expect_line "read ok"
-	expect_line "write ok"
-	expect_line "cas ok old=0"
-	expect_line "fadd ok old=1000"
-	reply=$(nl_cmd "check 22 $((1 << 20)) $((1 << 20))")
-	[ "$reply" = ok ] || nl_fail "the host does not see the written bytes: $reply"
-	reply=$(nl_cmd "word $ATOM_OFF")
-	[ "$reply" = "word 1007" ] || nl_fail "the atomics left $reply in the host's memory, not 1007"
+	one_sided_tasks_land "the host's memory"
 	;;
 reexport_fails_once_the_host_stops_its_mmap)
 	respond "$ADDR_DPU" --reexport --dev "$DPU_PCI"
 	request_bg stream
 	connect_both
-	for _ in $(seq 1 400); do
-		grep -q running "$WORK/req.out" && break
-		sleep 0.05
-	done
-	grep -q running "$WORK/req.out" || nl_fail "the stream never ran: $(cat "$WORK/req.out" "$WORK/req.err")"
+	nl_await_running "$WORK/req.out" "$WORK/req.err"
 	reply=$(nl_cmd hoststop)
 	[ "$reply" = ok ] || nl_fail "the host could not stop its mmap: $reply"
 	finish_request
-	line=$(grep -E '^(failed|nofail)' <<<"$OUT")
-	case "$line" in
-	"failed DOCA_ERROR_IO_FAILED after_ms="*) ;;
-	*) nl_fail "expected a DOCA_ERROR_IO_FAILED task, got: ${line:-nothing (hung?)}" ;;
-	esac
-	after=${line#*after_ms=}
-	[ "$after" -le "$BOUND_MS" ] || nl_fail "the failure took ${after} ms (bound ${BOUND_MS} ms)"
+	nl_stream_failed_within "$OUT" DOCA_ERROR_IO_FAILED "$BOUND_MS"
 	;;
 *)
 	nl_fail "unknown case $case_name"

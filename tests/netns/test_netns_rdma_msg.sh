@@ -188,11 +188,7 @@ stop_flushes_each_send_once)
 killed_receiver_fails_sends_within_bound | cut_link_fails_sends_within_bound)
 	receiver --post 8
 	sender_bg stream
-	for _ in $(seq 1 400); do
-		grep -q running "$WORK/send.out" && break
-		sleep 0.05
-	done
-	grep -q running "$WORK/send.out" || nl_fail "the stream never ran: $(cat "$WORK/send.out" "$WORK/send.err")"
+	nl_await_running "$WORK/send.out" "$WORK/send.err"
 	sleep 0.2
 	if [ "$case_name" = cut_link_fails_sends_within_bound ]; then
 		netns_link down
@@ -201,13 +197,7 @@ killed_receiver_fails_sends_within_bound | cut_link_fails_sends_within_bound)
 	fi
 	wait "$SEND_PID"
 	[ "$case_name" = cut_link_fails_sends_within_bound ] && netns_link up
-	line=$(grep -E '^(failed|nofail)' "$WORK/send.out")
-	case "$line" in
-	"failed DOCA_ERROR_NOT_CONNECTED after_ms="*) ;;
-	*) nl_fail "expected a DOCA_ERROR_NOT_CONNECTED send, got: ${line:-nothing (hung?)}" ;;
-	esac
-	after=${line#*after_ms=}
-	[ "$after" -le "$BOUND_MS" ] || nl_fail "the failure took ${after} ms (bound ${BOUND_MS} ms)"
+	nl_stream_failed_within "$(cat "$WORK/send.out")" DOCA_ERROR_NOT_CONNECTED "$BOUND_MS"
 	woken sender "$WORK/send.out"
 	[ "$case_name" = cut_link_fails_sends_within_bound ] && stop_receiver
 	;;
