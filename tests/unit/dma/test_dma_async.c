@@ -1001,6 +1001,17 @@ static void stuck_release(struct stuck *st, struct env *a)
 	munmap(st->mem, STUCK_SZ);
 }
 
+/* B's buffers go back, then A's stuck worker is let go (its own checks). */
+static void put_pairs_and_release(struct doca_buf **sb, struct doca_buf **db, int n, struct stuck *st,
+				  struct env *a)
+{
+	for (int i = 0; i < n; i++) {
+		fx_put(sb[i]);
+		fx_put(db[i]);
+	}
+	stuck_release(st, a);
+}
+
 static void a_waiting_program_serves_its_queue_while_the_worker_is_stuck(void)
 {
 	enum { SMALL = 256, AT = STUCK_SZ };
@@ -1023,9 +1034,7 @@ static void a_waiting_program_serves_its_queue_while_the_worker_is_stuck(void)
 		CHECK(fx_nevents >= 1 && fx_events[fx_nevents - 1].a == 1);
 		CHECK(memcmp(dst_mem + AT, src_mem + AT, SMALL) == 0);
 		CHECK_EQ_U64(fx_data_len(db), SMALL);
-		fx_put(sb);
-		fx_put(db);
-		stuck_release(&st, &a);
+		put_pairs_and_release(&sb, &db, 1, &st, &a);
 	}
 	env_teardown(&a);
 	env_teardown(&b);
@@ -1066,11 +1075,7 @@ static void one_progress_call_of_a_waiting_program_copies_a_bounded_amount(void)
 			CHECK(doca_pe_progress(b.f.pe) == 1);
 		CHECK_EQ_U64(count_events(FX_EV_SUCCESS), N);
 		CHECK(memcmp(dst_mem + AT, src_mem + AT, (size_t)N * BIG) == 0);
-		for (int i = 0; i < N; i++) {
-			fx_put(sb[i]);
-			fx_put(db[i]);
-		}
-		stuck_release(&st, &a);
+		put_pairs_and_release(sb, db, N, &st, &a);
 	}
 	env_teardown(&a);
 	env_teardown(&b);
@@ -1111,11 +1116,7 @@ static void stopping_a_context_while_its_worker_is_stuck_reports_every_task_once
 			if (ev->kind == FX_EV_SUCCESS) /* a reported copy is complete */
 				CHECK(memcmp(dst_mem + AT + ev->a * SMALL, src_mem + AT + ev->a * SMALL, SMALL) == 0);
 		}
-		for (int i = 0; i < N; i++) {
-			fx_put(sb[i]);
-			fx_put(db[i]);
-		}
-		stuck_release(&st, &a);
+		put_pairs_and_release(sb, db, N, &st, &a);
 	}
 	env_teardown(&a);
 	env_teardown(&b);
