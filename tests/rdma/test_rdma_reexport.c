@@ -5,8 +5,9 @@
  * without); this process plays the DPU, which imports them and exports the
  * first again for RDMA, and the storage target, which imports that RDMA
  * descriptor and reads and writes the host's bytes over its RDMA
- * connection to the DPU.  The refusals around it, and the end of the
- * host's export, are checked too.
+ * connection to the DPU.  The refusals around it, the end of the host's
+ * export, and the end of the DPU's hand-on (destroyed, or its process
+ * killed) are checked too.
  */
 #include <signal.h>
 #include <sys/prctl.h>
@@ -255,9 +256,103 @@ static void destroying_the_dpu_import_revokes_the_reexport(void)
 	close(down[1]);
 }
 
+/* The host's PCI descriptor, for a DPU child to import (set before the fork). */
+static uint8_t relay_src[512];
+static size_t relay_src_len;
+
+/* A DPU in a process of its own: import the host's buffer, hand it on for RDMA, wait to be killed. */
+static int dpu_relay(int up, int down)
+{
+	struct doca_dev *dev = sd_test_open_dev_at(RT_DPU_PCI);
+	struct doca_mmap *pm = NULL;
+	const void *rdesc;
+	size_t rlen;
+	char q = 0;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (dev == NULL || doca_mmap_create_from_export(NULL, relay_src, relay_src_len, dev, &pm) != DOCA_SUCCESS ||
+	    doca_mmap_export_rdma(pm, dev, &rdesc, &rlen) != DOCA_SUCCESS || !put_blob(up, rdesc, rlen))
+		return 20;
+	(void)read(down, &q, 1); /* the parent kills this process: its import is never destroyed */
+	return 0;
+}
+
+/*
+ * The DPU process that handed the host's memory on dies without destroying
+ * its import: its record stays behind, marked live, but nobody holds its
+ * lock any more, so the RDMA peer's writes fail with DOCA_ERROR_IO_FAILED
+ * within the liveness check's period, and so does a read.
+ */
+static void a_dpu_killed_with_its_import_revokes_the_reexport(void)
+{
+	static uint8_t local[LEN] __attribute__((aligned(64)));
+	uint8_t d_plain[512], rdesc[512];
+	int up[2], down[2], dpu_up = -1, dpu_down = -1, st = 0;
+	struct rt_side t, d;
+	struct doca_mmap *rm = NULL, *lm;
+	struct doca_buf *rbuf = NULL, *lbuf = NULL, *back = NULL;
+	struct doca_rdma_task_write *wr = NULL;
+	struct doca_rdma_task_read *rd = NULL;
+	union doca_data ud = {.u64 = 0};
+	size_t rlen;
+	void *raddr;
+
+	REQUIRE(pipe(up) == 0 && pipe(down) == 0);
+	pid_t host_pid = fork();
+	REQUIRE(host_pid >= 0);
+	if (host_pid == 0)
+		_exit(host(up[1], down[0]));
+	close(up[1]);
+	close(down[0]);
+	relay_src_len = get_blob(up[0], relay_src, sizeof(relay_src));
+	REQUIRE(relay_src_len != 0 && get_blob(up[0], d_plain, sizeof(d_plain)) != 0);
+	pid_t dpu_pid = rt_fork(dpu_relay, &dpu_up, &dpu_down);
+	REQUIRE(dpu_pid > 0);
+	size_t n = get_blob(dpu_up, rdesc, sizeof(rdesc));
+	REQUIRE(n != 0);
+	REQUIRE(rt_pair(&t, &d, CTX_RW, CTX_RW));
+	CHECK_OK(doca_mmap_create_from_export(NULL, rdesc, n, t.dev, &rm));
+	REQUIRE(rm != NULL);
+	CHECK_OK(doca_mmap_get_memrange(rm, &raddr, &rlen));
+	lm = rt_mmap(t.dev, local, LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	REQUIRE(lm != NULL);
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(t.inv, lm, local, 256, &lbuf));
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t.inv, rm, raddr, 256, &rbuf));
+	CHECK_OK(doca_rdma_task_write_allocate_init(t.rdma, t.conn, lbuf, rbuf, ud, &wr));
+	CHECK_OK(target_run(&t, doca_rdma_task_write_as_task(wr)));
+
+	kill(dpu_pid, SIGKILL);
+	CHECK(waitpid(dpu_pid, &st, 0) == dpu_pid && WIFSIGNALED(st));
+	close(dpu_up);
+	close(dpu_down);
+	CHECK_ERR(write_until_refused(&t, wr, rbuf, raddr), DOCA_ERROR_IO_FAILED);
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(t.inv, rm, raddr, 256, &back));
+	doca_buf_dec_refcount(lbuf, NULL);
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t.inv, lm, local + 4096, 256, &lbuf));
+	CHECK_OK(doca_rdma_task_read_allocate_init(t.rdma, t.conn, back, lbuf, ud, &rd));
+	CHECK_ERR(target_run(&t, doca_rdma_task_read_as_task(rd)), DOCA_ERROR_IO_FAILED);
+
+	kill(host_pid, SIGKILL);
+	waitpid(host_pid, &st, 0);
+	doca_task_free(doca_rdma_task_write_as_task(wr));
+	doca_task_free(doca_rdma_task_read_as_task(rd));
+	doca_buf_dec_refcount(lbuf, NULL);
+	doca_buf_dec_refcount(rbuf, NULL);
+	doca_buf_dec_refcount(back, NULL);
+	rt_stop(&t);
+	rt_stop(&d);
+	CHECK_OK(doca_mmap_destroy(rm));
+	CHECK_OK(doca_mmap_destroy(lm));
+	rt_destroy(&t);
+	rt_destroy(&d);
+	close(up[0]);
+	close(down[1]);
+}
+
 int main(void)
 {
 	SD_RUN(memory_imported_over_pci_is_handed_on_for_rdma);
 	SD_RUN(destroying_the_dpu_import_revokes_the_reexport);
+	SD_RUN(a_dpu_killed_with_its_import_revokes_the_reexport);
 	return sd_test_done();
 }

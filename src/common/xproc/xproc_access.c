@@ -90,22 +90,45 @@ bool sd_xp_lock_held(const struct sd_xp_import *imp)
 	return fl.l_type != F_UNLCK && (uint32_t)fl.l_pid == imp->pid;
 }
 
-static bool sd_xp_lock_held_throttled(struct sd_xp_import *imp)
+bool sd_xp_relay_lock_held(int fd)
+{
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
+
+	/*
+	 * Any holder will do: only the relaying process locks its record, and
+	 * its pid may belong to another PID namespace, so it is not compared.
+	 */
+	return fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
+}
+
+/*
+ * Is a check due under throttle `next`?  The coarse clock (one tick, 1 to
+ * 4 ms): a precise read costs as much as a small copy on some virtual
+ * machines, and the throttle needs only to notice that time passed.
+ */
+static bool sd_xp_check_due(_Atomic uint64_t *next)
 {
 	struct timespec ts;
 	uint64_t now;
 
-	/*
-	 * The coarse clock (one tick, 1 to 4 ms): a precise read costs as much
-	 * as a small copy on some virtual machines, and the throttle needs
-	 * only to notice that time passed.
-	 */
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
 	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	if (now < atomic_load_explicit(&imp->next_lock_check_ns, memory_order_relaxed))
-		return true;
-	atomic_store_explicit(&imp->next_lock_check_ns, now + SD_XP_LOCK_PERIOD_NS, memory_order_relaxed);
-	return sd_xp_lock_held(imp);
+	if (now < atomic_load_explicit(next, memory_order_relaxed))
+		return false;
+	atomic_store_explicit(next, now + SD_XP_LOCK_PERIOD_NS, memory_order_relaxed);
+	return true;
+}
+
+static bool sd_xp_lock_held_throttled(struct sd_xp_import *imp)
+{
+	return !sd_xp_check_due(&imp->next_lock_check_ns) || sd_xp_lock_held(imp);
+}
+
+/* A relay that died without retiring its record revokes its re-export all the same. */
+static bool sd_xp_relay_alive_throttled(struct sd_xp_import *imp)
+{
+	return imp->relay_fd < 0 || !sd_xp_check_due(&imp->next_relay_check_ns) ||
+	       sd_xp_relay_lock_held(imp->relay_fd);
 }
 
 /* The export is gone for good: every later access fails at once. */
@@ -115,9 +138,15 @@ static doca_error_t sd_xp_gone(struct sd_xp_import *imp)
 	return DOCA_ERROR_IO_FAILED;
 }
 
-static inline bool sd_xp_usable(const struct sd_xp_import *imp)
+static inline bool sd_xp_usable(struct sd_xp_import *imp)
 {
-	return !atomic_load_explicit(&imp->dead, memory_order_relaxed) && sd_xp_record_live(imp);
+	if (atomic_load_explicit(&imp->dead, memory_order_relaxed) || !sd_xp_record_live(imp))
+		return false;
+	if (!sd_xp_relay_alive_throttled(imp)) {
+		(void)sd_xp_gone(imp);
+		return false;
+	}
+	return true;
 }
 
 static inline bool sd_xp_in_range(const struct sd_xp_import *imp, uint64_t raddr, size_t len)

@@ -145,6 +145,8 @@ static void sd_xp_import_free(struct sd_xp_import *imp)
 	sd_xp_access_close(imp);
 	if (imp->relay != NULL)
 		munmap(imp->relay, SD_XP_REC_SIZE);
+	if (imp->relay_fd >= 0)
+		close(imp->relay_fd);
 	if (imp->rec != NULL)
 		munmap(imp->rec, SD_XP_REC_SIZE);
 	if (imp->rec_fd >= 0)
@@ -189,8 +191,20 @@ static doca_error_t sd_xp_attach_peer(const char *func, struct sd_xp_import *imp
 	return sd_xp_access_open(imp, d, func);
 }
 
-/* The relaying process's record, mapped read-only, when it is there and live; else NULL. */
-static struct sd_xp_record *sd_xp_map_relay(const struct sd_xp_desc *d)
+/* Is the relaying process this one?  Its own lock is invisible to F_GETLK here. */
+static bool sd_xp_relay_is_self(const struct sd_xp_desc *d)
+{
+	struct sd_xp_identity me;
+
+	return sd_xp_self(&me) == 0 && me.pid == d->relay.pid && me.start_time == d->relay.start_time;
+}
+
+/*
+ * The relaying process's record, mapped read-only, when it is there and
+ * live; else NULL.  The file stays open in `*fd` (another process's record
+ * only) so that accesses can ask whether its owner still holds its lock.
+ */
+static struct sd_xp_record *sd_xp_map_relay(const struct sd_xp_desc *d, int *keep_fd)
 {
 	char path[128];
 	struct stat st;
@@ -207,12 +221,20 @@ static struct sd_xp_record *sd_xp_map_relay(const struct sd_xp_desc *d)
 		void *page = mmap(NULL, SD_XP_REC_SIZE, PROT_READ, MAP_SHARED, fd, 0);
 		rec = page != MAP_FAILED ? page : NULL;
 	}
-	close(fd);
 	if (rec != NULL && (rec->magic != SD_XP_REC_MAGIC || rec->pid != d->relay.pid ||
 			    rec->export_id != d->relay.export_id || rec->addr != d->addr || rec->len != d->len ||
 			    atomic_load_explicit(&rec->state, memory_order_acquire) != SD_XP_REC_LIVE)) {
 		munmap(rec, SD_XP_REC_SIZE);
 		rec = NULL;
+	}
+	if (rec != NULL && !sd_xp_relay_is_self(d)) {
+		*keep_fd = fd;
+		if (!sd_xp_relay_lock_held(fd)) { /* died without retiring its record */
+			munmap(rec, SD_XP_REC_SIZE);
+			rec = NULL;
+		}
+	} else {
+		close(fd);
 	}
 	return rec;
 }
@@ -226,7 +248,7 @@ static void sd_xp_attach_relay(struct sd_xp_import *imp, const struct sd_xp_desc
 {
 	if (!(d->flags & SD_XP_FLAG_RELAY) || imp->rec == NULL)
 		return;
-	imp->relay = sd_xp_map_relay(d);
+	imp->relay = sd_xp_map_relay(d, &imp->relay_fd);
 	if (imp->relay == NULL) {
 		munmap(imp->rec, SD_XP_REC_SIZE);
 		imp->rec = NULL;
@@ -253,6 +275,7 @@ doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const voi
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	imp->rec_fd = -1;
+	imp->relay_fd = -1;
 	imp->mem_fd = -1;
 	imp->pid = d.who.pid;
 	imp->addr = d.addr;

@@ -153,12 +153,14 @@ struct sd_xp_import {
 	struct sd_xp_record *rec; /* mapped read-only; NULL when dead at import */
 	struct sd_xp_record *relay; /* the relaying process's record (SD_XP_FLAG_RELAY), read-only; else NULL */
 	int rec_fd;         /* to ask who holds the liveness lock, -1 when none */
+	int relay_fd;       /* to ask whether the relaying process still holds its lock; -1 when none or us */
 	int mem_fd;         /* /proc/PID/mem for SD_XP_PATH_PROCMEM */
 	uint8_t *base;      /* local view of `page` for SELF and SHARED */
 	uint64_t page;      /* exporter address that `base` maps */
 	size_t map_len;     /* bytes mapped at base (SHARED) */
 	_Atomic int dead;   /* sticky once the export was seen gone */
 	_Atomic uint64_t next_lock_check_ns; /* SHARED: throttle of the lock check */
+	_Atomic uint64_t next_relay_check_ns; /* throttle of the relay's lock check */
 };
 
 struct doca_mmap;
@@ -199,6 +201,8 @@ uint32_t sd_xp_access_many(struct sd_xp_import *imp, const struct sd_remote_piec
 
 /* Does the exporter still hold its liveness lock (it runs, and has not exec'd)? */
 bool sd_xp_lock_held(const struct sd_xp_import *imp);
+/* Does some process (the relay: only an owner takes one) hold a lock on record file `fd`? */
+bool sd_xp_relay_lock_held(int fd);
 
 /*
  * SIGBUS-safe copies through a shared file mapping (xproc_guard.c).
