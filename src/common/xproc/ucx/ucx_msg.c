@@ -56,6 +56,7 @@ struct sd_ucx_node {
 	uint32_t ctl_nfree;
 	int efd; /* the worker's event descriptor once asked for (event mode); -1 before, or when UCX has none */
 	bool efd_asked;
+	bool closing; /* sd_ucx_msg_close runs: connection requests are refused */
 };
 
 static void sd_ucx_link_error(void *arg, ucp_ep_h ep, ucs_status_t status)
@@ -94,7 +95,7 @@ static void sd_ucx_link_unlink(struct sd_ucx_node *n, struct sd_ucx_link *l)
 static void sd_ucx_msg_conn_request(ucp_conn_request_h req, void *arg)
 {
 	struct sd_ucx_node *n = arg;
-	struct sd_ucx_link *l = sd_ucx_link_add(n, NULL);
+	struct sd_ucx_link *l = n->closing ? NULL : sd_ucx_link_add(n, NULL);
 	ucp_ep_params_t p = {
 		.field_mask = UCP_EP_PARAM_FIELD_CONN_REQUEST | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
 			      UCP_EP_PARAM_FIELD_ERR_HANDLER,
@@ -403,6 +404,11 @@ static void sd_ucx_msg_link_close(void *node, void *link)
 static void sd_ucx_msg_close(void *node)
 {
 	struct sd_ucx_node *n = node;
+
+	if (n->listener != NULL) {
+		n->closing = true;
+		sd_ucx_hand_out_queued_requests(n->worker);
+	}
 
 	while (n->links != NULL)
 		sd_ucx_msg_link_close(n, n->links);

@@ -72,6 +72,19 @@ ucs_status_t sd_ucx_wait(ucp_worker_h worker, ucs_status_ptr_t req, uint64_t lim
  */
 bool sd_ucx_ep_close_force(ucp_worker_h worker, ucp_ep_h ep, uint64_t limit_ns);
 
+/*
+ * Before destroying a listener of `worker`: progress the worker so that
+ * every connection request UCX has queued reaches the owner's handler,
+ * which must refuse it by then (the owner sets its closing flag first).
+ * UCX 1.13 (and later releases too) may crash when a listener is
+ * destroyed with a request still queued: its network thread later handles
+ * the request against the freed listener.  A peer that connected to a
+ * worker its program never progressed (an exporter waiting on something
+ * else) leaves exactly such a request behind.  A request arriving after
+ * this call still races, but within microseconds instead of a run's length.
+ */
+void sd_ucx_hand_out_queued_requests(ucp_worker_h worker);
+
 /* ---- exporting side (ucx_server.c) ---- */
 
 doca_error_t sd_ucx_export_open(const char *func, const struct sd_ucx_export_args *args, struct sd_xp_net *where,

@@ -156,6 +156,13 @@ bool sd_ucx_ep_close_force(ucp_worker_h worker, ucp_ep_h ep, uint64_t limit_ns)
 	return sd_ucx_wait(worker, ucp_ep_close_nbx(ep, &p), limit_ns) != UCS_ERR_TIMED_OUT;
 }
 
+void sd_ucx_hand_out_queued_requests(ucp_worker_h worker)
+{
+	/* A request's handler may run on a pass that reports no progress: no early exit. */
+	for (int i = 0; i < 32; i++)
+		(void)ucp_worker_progress(worker);
+}
+
 /* Set UCX_<name> in `config` unless the user chose it in the environment. */
 static void sd_ucx_default(ucp_config_t *config, const char *name, const char *value)
 {

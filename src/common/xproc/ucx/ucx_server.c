@@ -87,6 +87,7 @@ static struct {
 	int efd;
 	pthread_t thread;
 	atomic_bool quit;
+	bool closing; /* the listener goes: connection requests are refused */
 	atomic_uint to_cut; /* exports waiting for the thread to cut them off */
 	struct sd_ucx_export *exports;
 	/* thread only */
@@ -125,7 +126,8 @@ static void sd_ucx_peer_free(struct sd_ucx_peer *peer)
 
 static void sd_ucx_conn_request(ucp_conn_request_h req, void *arg)
 {
-	struct sd_ucx_peer *peer = sd_srv.npeers < SD_UCX_MAX_PEERS ? calloc(1, sizeof(*peer)) : NULL;
+	struct sd_ucx_peer *peer =
+		sd_srv.npeers < SD_UCX_MAX_PEERS && !sd_srv.closing ? calloc(1, sizeof(*peer)) : NULL;
 	ucp_ep_params_t p = {
 		.field_mask = UCP_EP_PARAM_FIELD_CONN_REQUEST | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
 			      UCP_EP_PARAM_FIELD_ERR_HANDLER,
@@ -445,8 +447,11 @@ static doca_error_t sd_ucx_worker_create(const char *func)
 
 static void sd_ucx_server_teardown(void)
 {
-	if (sd_srv.listener != NULL)
+	if (sd_srv.listener != NULL) {
+		sd_srv.closing = true;
+		sd_ucx_hand_out_queued_requests(sd_srv.worker);
 		ucp_listener_destroy(sd_srv.listener);
+	}
 	if (sd_srv.worker != NULL)
 		ucp_worker_destroy(sd_srv.worker);
 	if (sd_srv.ctx != NULL)
@@ -474,6 +479,7 @@ static doca_error_t sd_ucx_server_start(const char *func, const struct sd_xp_net
 	}
 	atomic_store(&sd_srv.quit, false);
 	atomic_store(&sd_srv.to_cut, 0);
+	sd_srv.closing = false;
 	/* The application's signals stay on the application's threads. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &saved);
