@@ -179,6 +179,24 @@ static void memory_imported_over_pci_is_handed_on_for_rdma(void)
 	close(down[1]);
 }
 
+/* The end of a revocation case: the host goes, then what the target and the DPU side held. */
+static void revoked_case_end(pid_t host, struct rt_side *t, struct rt_side *d, struct doca_rdma_task_write *wr,
+			     struct doca_rdma_task_read *rd, struct doca_buf *bufs[3], struct doca_mmap *maps[2])
+{
+	kill(host, SIGKILL);
+	waitpid(host, NULL, 0);
+	doca_task_free(doca_rdma_task_write_as_task(wr));
+	doca_task_free(doca_rdma_task_read_as_task(rd));
+	for (int i = 0; i < 3; i++)
+		doca_buf_dec_refcount(bufs[i], NULL);
+	rt_stop(t);
+	rt_stop(d);
+	for (int i = 0; i < 2; i++)
+		CHECK_OK(doca_mmap_destroy(maps[i]));
+	rt_destroy(t);
+	rt_destroy(d);
+}
+
 /*
  * The DPU destroys its PCI import: the RDMA peer's next write and read
  * through the re-export fail with DOCA_ERROR_IO_FAILED at once, and the
@@ -239,19 +257,8 @@ static void destroying_the_dpu_import_revokes_the_reexport(void)
 	CHECK(write(down[1], "g", 1) == 1);
 	CHECK(read(up[0], &k, 1) == 1 && k == 'k'); /* the host holds the pattern: 0x99 never landed */
 
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	doca_task_free(doca_rdma_task_write_as_task(wr));
-	doca_task_free(doca_rdma_task_read_as_task(rd));
-	doca_buf_dec_refcount(lbuf, NULL);
-	doca_buf_dec_refcount(rbuf, NULL);
-	doca_buf_dec_refcount(back, NULL);
-	rt_stop(&t);
-	rt_stop(&d);
-	CHECK_OK(doca_mmap_destroy(rm));
-	CHECK_OK(doca_mmap_destroy(lm));
-	rt_destroy(&t);
-	rt_destroy(&d);
+	revoked_case_end(pid, &t, &d, wr, rd, (struct doca_buf *[3]){lbuf, rbuf, back},
+			 (struct doca_mmap *[2]){rm, lm});
 	close(up[0]);
 	close(down[1]);
 }
@@ -332,19 +339,8 @@ static void a_dpu_killed_with_its_import_revokes_the_reexport(void)
 	CHECK_OK(doca_rdma_task_read_allocate_init(t.rdma, t.conn, back, lbuf, ud, &rd));
 	CHECK_ERR(target_run(&t, doca_rdma_task_read_as_task(rd)), DOCA_ERROR_IO_FAILED);
 
-	kill(host_pid, SIGKILL);
-	waitpid(host_pid, &st, 0);
-	doca_task_free(doca_rdma_task_write_as_task(wr));
-	doca_task_free(doca_rdma_task_read_as_task(rd));
-	doca_buf_dec_refcount(lbuf, NULL);
-	doca_buf_dec_refcount(rbuf, NULL);
-	doca_buf_dec_refcount(back, NULL);
-	rt_stop(&t);
-	rt_stop(&d);
-	CHECK_OK(doca_mmap_destroy(rm));
-	CHECK_OK(doca_mmap_destroy(lm));
-	rt_destroy(&t);
-	rt_destroy(&d);
+	revoked_case_end(host_pid, &t, &d, wr, rd, (struct doca_buf *[3]){lbuf, rbuf, back},
+			 (struct doca_mmap *[2]){rm, lm});
 	close(up[0]);
 	close(down[1]);
 }
