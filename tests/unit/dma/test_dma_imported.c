@@ -39,18 +39,26 @@ static void exp_release(struct exp *e)
 		CHECK_OK(doca_mmap_destroy(e->host));
 }
 
-/* Run one task from `src` to `dst`; returns the status its callback saw. */
-static doca_error_t run(struct fx *f, const struct doca_buf *src, struct doca_buf *dst)
+/*
+ * Run one task from `src` to `dst`, handed over by `submit`; returns the
+ * refusal of `submit`, or the status the task's callback saw.
+ * doca_task_try_submit checks the rules at submit; doca_task_submit leaves
+ * them to where the task runs (doca_pe_progress, or the asynchronous
+ * engine's submit hook), the path that remembers maps already seen to
+ * pass them.
+ */
+static doca_error_t run_by(struct fx *f, const struct doca_buf *src, struct doca_buf *dst,
+			   doca_error_t (*submit)(struct doca_task *))
 {
 	struct doca_task *t = fx_task(f, src, dst, 1);
-	doca_error_t tried;
+	doca_error_t refused;
 
 	if (t == NULL)
 		return DOCA_ERROR_UNEXPECTED;
-	tried = doca_task_try_submit(t);
-	if (tried != DOCA_SUCCESS) {
+	refused = submit(t);
+	if (refused != DOCA_SUCCESS) {
 		doca_task_free(t);
-		return tried;
+		return refused;
 	}
 	fx_drain(f);
 	for (int i = fx_nevents - 1; i >= 0; i--)
@@ -59,28 +67,28 @@ static doca_error_t run(struct fx *f, const struct doca_buf *src, struct doca_bu
 	return DOCA_ERROR_UNEXPECTED;
 }
 
-/*
- * The same through doca_task_submit: the rules are then checked where the
- * task runs (doca_pe_progress, or the asynchronous engine's submit hook),
- * the path that remembers maps already seen to pass them.
- */
+static doca_error_t run(struct fx *f, const struct doca_buf *src, struct doca_buf *dst)
+{
+	return run_by(f, src, dst, doca_task_try_submit);
+}
+
 static doca_error_t run_submitted(struct fx *f, const struct doca_buf *src, struct doca_buf *dst)
 {
-	struct doca_task *t = fx_task(f, src, dst, 1);
-	doca_error_t submitted;
+	return run_by(f, src, dst, doca_task_submit);
+}
 
-	if (t == NULL)
-		return DOCA_ERROR_UNEXPECTED;
-	submitted = doca_task_submit(t);
-	if (submitted != DOCA_SUCCESS) {
-		doca_task_free(t);
-		return submitted;
-	}
-	fx_drain(f);
-	for (int i = fx_nevents - 1; i >= 0; i--)
-		if (fx_events[i].kind != FX_EV_STATE)
-			return (doca_error_t)fx_events[i].b;
-	return DOCA_ERROR_UNEXPECTED;
+/* A started context, host memory filled from `seed` and exported with `perms`, imported; local memory zeroed in a local map. */
+static bool host_and_local(struct fx *f, struct exp *e, uint32_t perms, uint8_t seed, struct doca_mmap **lm)
+{
+	*lm = NULL;
+	if (!fx_setup(f, 4) || !fx_start(f))
+		return false;
+	fx_fill(host_mem, sizeof(host_mem), seed);
+	memset(local_mem, 0, sizeof(local_mem));
+	if (!export_import(f, perms, f->dev, e))
+		return false;
+	*lm = fx_mmap(f->dev, local_mem, sizeof(local_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	return *lm != NULL;
 }
 
 static void read_from_and_write_to_host_memory(void)
@@ -90,12 +98,7 @@ static void read_from_and_write_to_host_memory(void)
 	struct doca_mmap *lm;
 	struct doca_buf *hs, *ld, *ls, *hd;
 
-	REQUIRE(fx_setup(&f, 4) && fx_start(&f));
-	fx_fill(host_mem, sizeof(host_mem), 90);
-	memset(local_mem, 0, sizeof(local_mem));
-	REQUIRE(export_import(&f, DOCA_ACCESS_FLAG_PCI_READ_WRITE, f.dev, &e));
-	lm = fx_mmap(f.dev, local_mem, sizeof(local_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(lm != NULL);
+	REQUIRE(host_and_local(&f, &e, DOCA_ACCESS_FLAG_PCI_READ_WRITE, 90, &lm));
 
 	/* host -> local */
 	hs = fx_buf(&f, e.imp, host_mem, 1000, host_mem, 1000);
@@ -284,12 +287,7 @@ static void import_read_repeatedly_still_refuses_a_write(void)
 	struct doca_buf *hs, *hd, *l, *ls;
 	uint8_t before[64];
 
-	REQUIRE(fx_setup(&f, 4) && fx_start(&f));
-	fx_fill(host_mem, sizeof(host_mem), 21);
-	REQUIRE(export_import(&f, DOCA_ACCESS_FLAG_PCI_READ_ONLY, f.dev, &e));
-	lm = fx_mmap(f.dev, local_mem, sizeof(local_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(lm != NULL);
-	memset(local_mem, 0, sizeof(local_mem));
+	REQUIRE(host_and_local(&f, &e, DOCA_ACCESS_FLAG_PCI_READ_ONLY, 21, &lm));
 	hs = fx_buf(&f, e.imp, host_mem, 256, host_mem, 256);
 	l = fx_buf(&f, lm, local_mem, 1024, local_mem, 0);
 	REQUIRE(hs != NULL && l != NULL);
@@ -330,12 +328,9 @@ static void a_new_import_in_place_of_another_is_judged_afresh(void)
 	struct doca_mmap *lm;
 	struct doca_buf *ls, *hd;
 
-	REQUIRE(fx_setup(&f, 4) && fx_start(&f));
+	REQUIRE(host_and_local(&f, &e, DOCA_ACCESS_FLAG_PCI_READ_WRITE, 0, &lm));
 	memset(host_mem, 0, sizeof(host_mem));
-	lm = fx_mmap(f.dev, local_mem, sizeof(local_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(lm != NULL);
 	fx_fill(local_mem, 128, 40);
-	REQUIRE(export_import(&f, DOCA_ACCESS_FLAG_PCI_READ_WRITE, f.dev, &e));
 	ls = fx_buf(&f, lm, local_mem, 128, local_mem, 128);
 	hd = fx_buf(&f, e.imp, host_mem, 1024, host_mem, 0);
 	REQUIRE(ls != NULL && hd != NULL);
@@ -370,12 +365,7 @@ static void export_stopped_after_copies_fails_the_next_with_io_failed(void)
 	struct doca_mmap *lm;
 	struct doca_buf *hs, *l;
 
-	REQUIRE(fx_setup(&f, 4) && fx_start(&f));
-	fx_fill(host_mem, sizeof(host_mem), 77);
-	memset(local_mem, 0, sizeof(local_mem));
-	REQUIRE(export_import(&f, DOCA_ACCESS_FLAG_PCI_READ_WRITE, f.dev, &e));
-	lm = fx_mmap(f.dev, local_mem, sizeof(local_mem), DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(lm != NULL);
+	REQUIRE(host_and_local(&f, &e, DOCA_ACCESS_FLAG_PCI_READ_WRITE, 77, &lm));
 	hs = fx_buf(&f, e.imp, host_mem, 64, host_mem, 64);
 	l = fx_buf(&f, lm, local_mem, 1024, local_mem, 0);
 	REQUIRE(hs != NULL && l != NULL);
