@@ -37,31 +37,47 @@ static inline uint64_t sd_room_after(uint64_t tailroom, uint64_t skip)
 	return tailroom > skip ? tailroom - skip : 0;
 }
 
-/* V6/V7: the element's mmap can be reached by the DMA instance's device. */
-static inline bool sd_dma_mmap_usable(const struct doca_buf *b, const struct sd_device *node)
+/* V6/V7: a map the DMA instance's device can reach. */
+static inline bool sd_dma_map_usable(const struct doca_mmap *m, const struct sd_device *node)
 {
-	const struct doca_mmap *m = b->mmap;
-
 	if (m == NULL || m->magic != SD_MMAP_MAGIC)
 		return false;
 	/* Also refuses imports of RDMA exports, which never serve DMA. */
 	return sd_mmap_usable_by(m, node);
 }
 
-/* V8: read right of a source element. */
-static inline bool sd_dma_readable(const struct doca_buf *b)
+/* V8: read right of a source map. */
+static inline bool sd_dma_map_readable(const struct doca_mmap *m)
 {
-	if (!b->mmap->from_export)
+	if (!m->from_export)
 		return true; /* local read is always granted */
-	return (b->mmap->access_mask & (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)) != 0;
+	return (m->access_mask & (DOCA_ACCESS_FLAG_PCI_READ_ONLY | DOCA_ACCESS_FLAG_PCI_READ_WRITE)) != 0;
 }
 
-/* V9: write right of a destination element. */
+/* V9: write right of a destination map. */
+static inline bool sd_dma_map_writable(const struct doca_mmap *m)
+{
+	if (!m->from_export)
+		return sd_mmap_local_writable(m);
+	return (m->access_mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0;
+}
+
+/* V6/V7 of an element. */
+static inline bool sd_dma_mmap_usable(const struct doca_buf *b, const struct sd_device *node)
+{
+	return sd_dma_map_usable(b->mmap, node);
+}
+
+/* V8 of a source element. */
+static inline bool sd_dma_readable(const struct doca_buf *b)
+{
+	return sd_dma_map_readable(b->mmap);
+}
+
+/* V9 of a destination element. */
 static inline bool sd_dma_writable(const struct doca_buf *b)
 {
-	if (!b->mmap->from_export)
-		return sd_mmap_local_writable(b->mmap);
-	return (b->mmap->access_mask & DOCA_ACCESS_FLAG_PCI_READ_WRITE) != 0;
+	return sd_dma_map_writable(b->mmap);
 }
 
 /* A copy segment for `len` bytes at `addr` inside element `b`'s mmap. */
@@ -390,6 +406,13 @@ doca_error_t sd_dma_memcpy_describe(struct doca_task *task, uint64_t skip, struc
 	return DOCA_SUCCESS;
 }
 
+/* The engine could not reach the memory of a copy (an export stopped, a mapping shrunk): the task fails. */
+static __attribute__((noinline, cold)) doca_error_t sd_dma_copy_failed(doca_error_t err, uint64_t total)
+{
+	return SD_DMA_FAIL(err, "the engine's memory access failed while copying %llu bytes",
+			   (unsigned long long)total);
+}
+
 /* Move the bytes of a described copy with the cpu engine, inside progress, and append them. */
 static doca_error_t sd_dma_copy_described(const struct doca_dma *dma, const struct sd_dma_segs *segs)
 {
@@ -401,8 +424,7 @@ static doca_error_t sd_dma_copy_described(const struct doca_dma *dma, const stru
 	else
 		err = dma->engine->copy(job);
 	if (err != DOCA_SUCCESS)
-		return SD_DMA_FAIL(err, "the engine's memory access failed while copying %llu bytes",
-				   (unsigned long long)job->total);
+		return sd_dma_copy_failed(err, job->total);
 	for (uint32_t i = 0; i < job->ndst; i++)
 		segs->dst_buf[i]->data_len += segs->dst[i].len;
 	return DOCA_SUCCESS;
@@ -419,23 +441,18 @@ static __attribute__((noinline)) doca_error_t sd_dma_memcpy_run(struct doca_task
 	return sd_dma_copy_described(sd_dma_of_task(task), &segs);
 }
 
-/* V6/V7 for a local mmap, which also grants V8 (local read is always allowed). */
-static inline bool sd_dma_local_usable(const struct doca_mmap *m, const struct sd_device *node)
-{
-	return m != NULL && m->magic == SD_MMAP_MAGIC && !m->from_export && sd_mmap_usable_by(m, node);
-}
-
 /*
- * The mmap rules V6..V9 for one local source and one local destination map,
- * checked in full; on success the maps' start periods are remembered, so
- * the next task on the same maps needs one compare per map.  The rules'
- * inputs (started, devices, permissions) cannot change during a start
- * period, so the verdict holds as long as start_seq does.
+ * The mmap rules V6..V9 for one source and one destination map, checked in
+ * full; on success the maps' seqs are remembered, so the next task on the
+ * same maps needs one compare per map.  The rules' inputs cannot change
+ * while a seq holds: devices and permissions of a started local map, kind,
+ * device and rights of an import (sd_mem.h, start_seq).  A map without a
+ * seq (0) is never remembered.
  */
-static bool sd_dma_learn_local_pair(struct doca_dma *dma, const struct doca_mmap *src, const struct doca_mmap *dst)
+static bool sd_dma_learn_pair(struct doca_dma *dma, const struct doca_mmap *src, const struct doca_mmap *dst)
 {
-	if (!sd_dma_local_usable(src, dma->node) || !sd_dma_local_usable(dst, dma->node) ||
-	    !sd_mmap_local_writable(dst))
+	if (!sd_dma_map_usable(src, dma->node) || !sd_dma_map_usable(dst, dma->node) || !sd_dma_map_readable(src) ||
+	    !sd_dma_map_writable(dst) || src->start_seq == 0 || dst->start_seq == 0)
 		return false;
 	dma->ok_src_seq = src->start_seq;
 	dma->ok_dst_seq = dst->start_seq;
@@ -457,11 +474,17 @@ static inline bool sd_dma_one_sizes_ok(const struct doca_dma *dma, const struct 
 	       sd_buf_tailroom(dst) >= total + skip;
 }
 
-/* Both maps were seen to pass V6..V9 in their current start periods. */
+/* Both maps were seen to pass V6..V9 under their current seqs. */
 static inline bool sd_dma_pair_known(const struct doca_dma *dma, const struct doca_buf *src,
 				     const struct doca_buf *dst)
 {
 	return src->mmap->start_seq == dma->ok_src_seq && dst->mmap->start_seq == dma->ok_dst_seq;
+}
+
+/* Both maps are this process's own memory. */
+static inline bool sd_dma_pair_local(const struct doca_buf *src, const struct doca_buf *dst)
+{
+	return !src->mmap->from_export && !dst->mmap->from_export;
 }
 
 /* Copy a validated one-element local task and append it to the destination. */
@@ -478,8 +501,36 @@ static inline doca_error_t sd_dma_copy_one_local(const struct doca_dma *dma, con
 }
 
 /*
- * Everything but a one-element local task on known maps: learn a new pair
- * of maps, or take the general path, which checks the rules in order and
+ * Copy a validated one-element task with an import on either side through
+ * the engine (whose access hooks guard the exporter's memory) and append
+ * it: the general path's copy without describing a list.
+ */
+static __attribute__((noinline)) doca_error_t sd_dma_copy_one_engine(const struct doca_dma *dma,
+								     const struct doca_buf *src, struct doca_buf *dst)
+{
+	struct sd_seg s = sd_dma_seg(src, src->data, src->data_len);
+	struct sd_seg d = sd_dma_seg(dst, dst->data + dst->data_len, src->data_len);
+	struct sd_copy_job job = {.src = &s, .nsrc = 1, .dst = &d, .ndst = 1, .total = src->data_len};
+	doca_error_t err = dma->engine->copy(&job);
+
+	if (err != DOCA_SUCCESS)
+		return sd_dma_copy_failed(err, job.total);
+	dst->data_len += job.total;
+	return DOCA_SUCCESS;
+}
+
+/* Copy a one-element task whose sizes and maps passed V1..V9. */
+static inline doca_error_t sd_dma_copy_one_known(const struct doca_dma *dma, const struct doca_buf *src,
+						 struct doca_buf *dst)
+{
+	if (dma->copy_local != NULL && sd_dma_pair_local(src, dst))
+		return sd_dma_copy_one_local(dma, src, dst);
+	return sd_dma_copy_one_engine(dma, src, dst);
+}
+
+/*
+ * Everything but a one-element task on known maps: learn a new pair of
+ * maps, or take the general path, which checks the rules in order and
  * names the first broken one.
  */
 static __attribute__((noinline)) doca_error_t sd_dma_memcpy_execute_slow(struct doca_task *task)
@@ -489,18 +540,18 @@ static __attribute__((noinline)) doca_error_t sd_dma_memcpy_execute_slow(struct 
 	const struct doca_buf *src = t->src;
 	struct doca_buf *dst = t->dst;
 
-	if (src != NULL && dst != NULL && sd_dma_single(src, dst) && dma->copy_local != NULL &&
-	    sd_dma_one_sizes_ok(dma, src, dst, 0) && sd_dma_learn_local_pair(dma, src->mmap, dst->mmap))
-		return sd_dma_copy_one_local(dma, src, dst);
+	if (src != NULL && dst != NULL && sd_dma_single(src, dst) && sd_dma_one_sizes_ok(dma, src, dst, 0) &&
+	    sd_dma_learn_pair(dma, src->mmap, dst->mmap))
+		return sd_dma_copy_one_known(dma, src, dst);
 	return sd_dma_memcpy_run(task);
 }
 
 /*
  * Task-type hook: validate, copy, append (inside doca_pe_progress).  The
- * common task, one local range into one local range on maps that already
- * passed V6..V9, costs a few loads and compares here.  Only a yes is
- * trusted: any other task goes the slow way, so this test may be stricter
- * than the rules but never looser.
+ * common task, one range into one range on maps that already passed
+ * V6..V9 (local, or an import), costs a few loads and compares here.
+ * Only a yes is trusted: any other task goes the slow way, so this test
+ * may be stricter than the rules but never looser.
  */
 static doca_error_t sd_dma_memcpy_execute(struct doca_task *task)
 {
@@ -511,23 +562,22 @@ static doca_error_t sd_dma_memcpy_execute(struct doca_task *task)
 
 	if (src != NULL && dst != NULL && sd_dma_single(src, dst) && sd_dma_one_sizes_ok(dma, src, dst, 0) &&
 	    sd_dma_pair_known(dma, src, dst))
-		return sd_dma_copy_one_local(dma, src, dst);
+		return sd_dma_copy_one_known(dma, src, dst);
 	return sd_dma_memcpy_execute_slow(task);
 }
 
-bool sd_dma_memcpy_one_local(struct doca_dma *dma, const struct doca_dma_task_memcpy *t, uint64_t skip,
-			     uint8_t **to, const uint8_t **from, uint64_t *len)
+bool sd_dma_memcpy_one(struct doca_dma *dma, const struct doca_dma_task_memcpy *t, uint64_t skip,
+		       struct sd_seg *from, struct sd_seg *to)
 {
 	const struct doca_buf *src = t->src;
 	const struct doca_buf *dst = t->dst;
 
 	if (src == NULL || dst == NULL || !sd_dma_single(src, dst) || !sd_dma_one_sizes_ok(dma, src, dst, skip))
 		return false;
-	if (!sd_dma_pair_known(dma, src, dst) && !sd_dma_learn_local_pair(dma, src->mmap, dst->mmap))
+	if (!sd_dma_pair_known(dma, src, dst) && !sd_dma_learn_pair(dma, src->mmap, dst->mmap))
 		return false;
-	*to = dst->data + dst->data_len + skip;
-	*from = src->data;
-	*len = src->data_len;
+	*from = sd_dma_seg(src, src->data, src->data_len);
+	*to = sd_dma_seg(dst, dst->data + dst->data_len + skip, src->data_len);
 	return true;
 }
 

@@ -81,25 +81,39 @@ static __attribute__((noinline)) void sd_dma_async_submit_described(struct doca_
 		sd_dma_async_finish_now(task, err);
 }
 
-/* on_submit: check, describe and start the copy (one local range each: a few compares). */
+/* Start a one-range copy whose rules passed: its job is two segments on the stack. */
+static void sd_dma_async_start_one(struct doca_task *task, const struct sd_seg *from, const struct sd_seg *to)
+{
+	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
+	const struct doca_dma *dma = sd_dma_of_task(task);
+	const struct sd_engine_async *engine = dma->engine->async;
+	struct sd_copy_job one = {.src = from, .nsrc = 1, .dst = to, .ndst = 1, .total = from->len};
+	doca_error_t err;
+
+	if (sd_dma_async_ran_now(task, &one))
+		return;
+	if (engine->start_one != NULL && sd_copy_job_is_one_local(&one)) {
+		sd_dma_reserve(t, one.total);
+		(void)engine->start_one(dma->queue, sd_dma_async_slot(task), to->addr, from->addr, to->len);
+		return;
+	}
+	err = engine->start(dma->queue, sd_dma_async_slot(task), &one);
+	if (err == DOCA_SUCCESS)
+		sd_dma_reserve(t, one.total);
+	else
+		sd_dma_async_finish_now(task, err);
+}
+
+/* on_submit: check, describe and start the copy (one range each, on known maps: a few compares). */
 static void sd_dma_async_submit(struct doca_task *task)
 {
 	struct doca_dma_task_memcpy *t = (struct doca_dma_task_memcpy *)task;
 	struct doca_dma *dma = sd_dma_of_task(task);
-	const struct sd_engine_async *engine = dma->engine->async;
-	const uint8_t *from;
-	uint8_t *to;
-	uint64_t len;
+	struct sd_seg from, to;
 
 	t->reserved = 0;
-	if (engine->start_one != NULL && sd_dma_memcpy_one_local(dma, t, sd_dma_taken(t), &to, &from, &len)) {
-		struct sd_seg s = {.addr = (uint8_t *)from, .len = (size_t)len}, d = {.addr = to, .len = (size_t)len};
-		struct sd_copy_job one = {.src = &s, .nsrc = 1, .dst = &d, .ndst = 1, .total = len};
-
-		if (sd_dma_async_ran_now(task, &one))
-			return;
-		sd_dma_reserve(t, len);
-		(void)engine->start_one(dma->queue, sd_dma_async_slot(task), to, from, (size_t)len);
+	if (sd_dma_memcpy_one(dma, t, sd_dma_taken(t), &from, &to)) {
+		sd_dma_async_start_one(task, &from, &to);
 		return;
 	}
 	sd_dma_async_submit_described(task);

@@ -90,13 +90,14 @@ doca_error_t sd_dma_memcpy_validate(struct doca_task *task);
  */
 doca_error_t sd_dma_memcpy_describe(struct doca_task *task, uint64_t skip, struct sd_dma_segs *out);
 /*
- * The common task on an asynchronous engine: one local source range into
- * one local destination range, passing V1..V9 with `skip` bytes of the
- * destination taken.  true with the copy's addresses; false means "take
- * the general path" (which names a broken rule, if any).
+ * The common task on an asynchronous engine: one source range into one
+ * destination range, on maps that passed V6..V9 (local, or imports),
+ * sizes passing V1..V5 with `skip` bytes of the destination taken.  true
+ * with the copy's two segments (an import's carry its mmap); false means
+ * "take the general path" (which names a broken rule, if any).
  */
-bool sd_dma_memcpy_one_local(struct doca_dma *dma, const struct doca_dma_task_memcpy *t, uint64_t skip,
-			     uint8_t **to, const uint8_t **from, uint64_t *len);
+bool sd_dma_memcpy_one(struct doca_dma *dma, const struct doca_dma_task_memcpy *t, uint64_t skip,
+		       struct sd_seg *from, struct sd_seg *to);
 void sd_dma_memcpy_complete(struct doca_task *task, doca_error_t status);
 void sd_dma_memcpy_invoke(struct doca_task *task, union doca_data task_ud, union doca_data ctx_ud, void (*cb)(void));
 

@@ -42,6 +42,12 @@ struct sd_copy_job {
 	uint64_t total; /* bytes to move: sum of src lengths, fits in dst */
 };
 
+/* One source range into one destination range, both large enough for the total (local or imported). */
+static inline bool sd_copy_job_is_one_range(const struct sd_copy_job *job)
+{
+	return job->nsrc == 1 && job->ndst == 1 && job->total <= job->src[0].len && job->total <= job->dst[0].len;
+}
+
 /*
  * The most common job: one local range into one local range, both large
  * enough for the total.  Engines copy it in one call instead of walking
@@ -49,8 +55,7 @@ struct sd_copy_job {
  */
 static inline bool sd_copy_job_is_one_local(const struct sd_copy_job *job)
 {
-	return job->nsrc == 1 && job->ndst == 1 && job->src[0].mmap == NULL && job->dst[0].mmap == NULL &&
-	       job->total <= job->src[0].len && job->total <= job->dst[0].len;
+	return sd_copy_job_is_one_range(job) && job->src[0].mmap == NULL && job->dst[0].mmap == NULL;
 }
 
 struct sd_engine {

@@ -110,6 +110,8 @@ struct doca_mmap {
 	 * for two start periods of any mmaps of this process.  Devices and
 	 * permissions cannot change while a map is started, so a DMA
 	 * instance may remember that "start_seq X passed V6..V9" (dma_memcpy.c).
+	 * An import takes one at creation and keeps it until destroyed: what
+	 * those rules read of it (kind, device, rights) is fixed for its life.
 	 */
 	uint64_t start_seq;
 	/* Additions of the cross-process layer (src/common/xproc). */

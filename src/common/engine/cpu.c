@@ -112,6 +112,11 @@ static doca_error_t sd_cpu_copy(const struct sd_copy_job *job)
 		sd_cpu_move(job->dst[0].addr, job->src[0].addr, (size_t)job->total);
 		return DOCA_SUCCESS;
 	}
+	/* One range each, an import on either side (the common host/DPU task): no walk of the lists. */
+	if (job->total != 0 && sd_copy_job_is_one_range(job))
+		return sd_cpu_piece(&job->dst[0], 0, &job->src[0], 0, (size_t)job->total) == DOCA_SUCCESS
+			       ? DOCA_SUCCESS
+			       : DOCA_ERROR_IO_FAILED;
 
 	while (left != 0) {
 		const struct sd_seg *s, *d;

@@ -128,6 +128,9 @@ static inline void sd_buf_hand_out(struct doca_buf *buf, struct doca_mmap *mmap,
 		mmap->num_bufs++;
 }
 
+/* mmap.c: a start_seq no map of this process had before (never 0). */
+uint64_t sd_mmap_next_seq(void);
+
 /* mmap.c: is `dev` one of the devices registered in the local map? */
 bool sd_mmap_has_dev(const struct doca_mmap *mmap, const struct doca_dev *dev);
 

@@ -191,8 +191,13 @@ doca_error_t doca_mmap_destroy(struct doca_mmap *mmap)
 	return DOCA_SUCCESS;
 }
 
-/* Start periods so far, over all local mmaps (the source of start_seq). */
+/* Start periods and imports so far, over all mmaps (the source of start_seq). */
 static atomic_uint_fast64_t sd_mmap_starts;
+
+uint64_t sd_mmap_next_seq(void)
+{
+	return atomic_fetch_add_explicit(&sd_mmap_starts, 1, memory_order_relaxed) + 1;
+}
 
 DOCA_STABLE
 doca_error_t doca_mmap_start(struct doca_mmap *mmap)
@@ -217,7 +222,7 @@ doca_error_t doca_mmap_start(struct doca_mmap *mmap)
 		return err;
 	}
 	mmap->state = SD_MMAP_STARTED;
-	mmap->start_seq = atomic_fetch_add_explicit(&sd_mmap_starts, 1, memory_order_relaxed) + 1;
+	mmap->start_seq = sd_mmap_next_seq();
 	return DOCA_SUCCESS;
 }
 

@@ -159,6 +159,8 @@ static void sd_import_init(struct doca_mmap *m, const union doca_data *user_data
 	m->import_kind = (uint8_t)kind;
 	m->import_node = sd_dev_node(dev);
 	m->import_dev = dev;
+	/* The rules a DMA instance checks on an import never change while it lives: one seq for its life. */
+	m->start_seq = sd_mmap_next_seq();
 	priv_doca_dev_dep_get(dev); /* the device cannot be closed under the import */
 	if (user_data != NULL)
 		m->user_data = *user_data;
