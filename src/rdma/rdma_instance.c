@@ -105,6 +105,8 @@ static bool sd_rdma_event_pending(struct doca_ctx *ctx)
 	bool made_ready = sd_rdma_net_progress(rdma);
 	if (sd_rdma_inbox_pending(rdma) || (rdma->cm != NULL && sd_rdma_cm_pending(rdma)))
 		return true;
+	if (!made_ready)
+		sd_rdma_inbox_give_way(rdma);
 	/* Nothing to report and the program is about to sleep on its handle: arrange to be woken. */
 	return atomic_load_explicit(&ctx->pe->armed, memory_order_relaxed) && (made_ready || sd_rdma_wake_arm(rdma));
 }
