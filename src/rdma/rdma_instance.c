@@ -4,6 +4,7 @@
  */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "rdma_cm.h"
@@ -132,6 +133,27 @@ const struct sd_ctx_ops sd_rdma_ctx_ops = {
 
 static _Atomic uint64_t sd_rdma_next_serial = 1;
 
+/*
+ * SOFTDOCA_RDMA_YIELD: 1 (the default), idle passes that wait on a peer
+ * yield the CPU (docs/rdma.md); 0, they spin, for a program that owns its
+ * cores.  Read at each doca_rdma_create, never on the progress path.
+ */
+static bool sd_rdma_give_way_wanted(void)
+{
+	const char *v = getenv("SOFTDOCA_RDMA_YIELD");
+
+	if (v == NULL || strcmp(v, "1") == 0)
+		return true;
+	if (strcmp(v, "0") == 0)
+		return false;
+	static atomic_bool warned;
+	if (!atomic_exchange(&warned, true))
+		SD_LOG_WARN("SOFTDOCA_RDMA_YIELD=%s is neither 0 nor 1; using 1 (idle passes waiting on a peer "
+			    "yield the CPU)",
+			    v);
+	return true;
+}
+
 static void sd_rdma_defaults(struct doca_rdma *rdma, const struct sd_device *node)
 {
 	rdma->node = node;
@@ -147,6 +169,7 @@ static void sd_rdma_defaults(struct doca_rdma *rdma, const struct sd_device *nod
 	rdma->cm_timeout_ms = 5000;
 	rdma->max_conns = 1;
 	rdma->rnr_retry = 7;
+	rdma->give_way = sd_rdma_give_way_wanted();
 }
 
 doca_error_t doca_rdma_create(struct doca_dev *dev, struct doca_rdma **rdma)

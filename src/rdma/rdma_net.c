@@ -712,7 +712,7 @@ static bool sd_rdma_net_waits_on_peer(const struct doca_rdma *rdma)
  */
 static void sd_rdma_net_give_way(const struct doca_rdma *rdma)
 {
-	if (sd_rdma_net_waits_on_peer(rdma))
+	if (rdma->give_way && sd_rdma_net_waits_on_peer(rdma))
 		(void)sched_yield();
 }
 

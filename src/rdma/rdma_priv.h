@@ -132,6 +132,7 @@ struct doca_rdma {
 	uint16_t cm_timeout_ms;
 	uint16_t max_conns;
 	uint8_t rnr_retry;
+	bool give_way; /* idle passes that wait on a peer yield the CPU (SOFTDOCA_RDMA_YIELD) */
 	doca_rdma_connection_request_cb_t cb_request;
 	doca_rdma_connection_established_cb_t cb_established;
 	doca_rdma_connection_failure_cb_t cb_failure;

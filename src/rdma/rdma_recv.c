@@ -94,7 +94,7 @@ static bool sd_rdma_inbox_waits_on_peer(const struct doca_rdma *rdma)
 /* An idle pass that waits on a peer process gives the CPU away, as over UCX (rdma_net.c, sd_rdma_net_give_way). */
 void sd_rdma_inbox_give_way(const struct doca_rdma *rdma)
 {
-	if (sd_rdma_inbox_waits_on_peer(rdma))
+	if (rdma->give_way && sd_rdma_inbox_waits_on_peer(rdma))
 		(void)sched_yield();
 }
 
