@@ -4,6 +4,7 @@
  */
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "rdma_cm.h"
@@ -105,6 +106,8 @@ static bool sd_rdma_event_pending(struct doca_ctx *ctx)
 	bool made_ready = sd_rdma_net_progress(rdma);
 	if (sd_rdma_inbox_pending(rdma) || (rdma->cm != NULL && sd_rdma_cm_pending(rdma)))
 		return true;
+	if (!made_ready)
+		sd_rdma_inbox_give_way(rdma);
 	/* Nothing to report and the program is about to sleep on its handle: arrange to be woken. */
 	return atomic_load_explicit(&ctx->pe->armed, memory_order_relaxed) && (made_ready || sd_rdma_wake_arm(rdma));
 }
@@ -130,6 +133,27 @@ const struct sd_ctx_ops sd_rdma_ctx_ops = {
 
 static _Atomic uint64_t sd_rdma_next_serial = 1;
 
+/*
+ * SOFTDOCA_RDMA_YIELD: 1 (the default), idle passes that wait on a peer
+ * yield the CPU (docs/rdma.md); 0, they spin, for a program that owns its
+ * cores.  Read at each doca_rdma_create, never on the progress path.
+ */
+static bool sd_rdma_give_way_wanted(void)
+{
+	const char *v = getenv("SOFTDOCA_RDMA_YIELD");
+
+	if (v == NULL || strcmp(v, "1") == 0)
+		return true;
+	if (strcmp(v, "0") == 0)
+		return false;
+	static atomic_bool warned;
+	if (!atomic_exchange(&warned, true))
+		SD_LOG_WARN("SOFTDOCA_RDMA_YIELD=%s is neither 0 nor 1; using 1 (idle passes waiting on a peer "
+			    "yield the CPU)",
+			    v);
+	return true;
+}
+
 static void sd_rdma_defaults(struct doca_rdma *rdma, const struct sd_device *node)
 {
 	rdma->node = node;
@@ -145,6 +169,7 @@ static void sd_rdma_defaults(struct doca_rdma *rdma, const struct sd_device *nod
 	rdma->cm_timeout_ms = 5000;
 	rdma->max_conns = 1;
 	rdma->rnr_retry = 7;
+	rdma->give_way = sd_rdma_give_way_wanted();
 }
 
 doca_error_t doca_rdma_create(struct doca_dev *dev, struct doca_rdma **rdma)

@@ -23,12 +23,11 @@
 
 #define SD_RDMA_NET_HOLD_EVERY_NS 100000000ull /* a receiver holding messages says it lives this often */
 /*
- * An answer waits at most this long for more outcomes to join it, unless it
- * covers SD_RDMA_NET_ANSWER_RUN of them already: one message (a system call
- * on TCP) per many sends when they stream, little delay when one waits.
+ * An answer the control copies had no room for is sent again this much
+ * later (every pass otherwise ends with its answer out: see
+ * sd_rdma_net_progress).
  */
-#define SD_RDMA_NET_ANSWER_DELAY_NS 20000ull
-#define SD_RDMA_NET_ANSWER_RUN 32u /* ... or once it covers this many */
+#define SD_RDMA_NET_ANSWER_RETRY_NS 20000ull
 #define SD_RDMA_NET_NO_EFD_LOOK_NS 1000000ull /* a sleeper looks this often when UCX offers no event descriptor */
 
 /* A message the receiver holds for want of a posted receive. */
@@ -69,7 +68,7 @@ struct sd_rdma_net_conn {
 	uint64_t run_first;
 	uint32_t run_count;
 	uint32_t run_status;
-	uint64_t run_since_ns; /* when the answer's first outcome was known */
+	uint64_t run_since_ns; /* when the answer's first outcome was known: a retry counts from there */
 	bool ended;
 	/* Inside a UCX callback a link cannot be closed: the end waits for the event step. */
 	bool doomed;
@@ -681,14 +680,51 @@ bool sd_rdma_net_ended(const struct doca_rdma_connection *c)
 
 /* ---- the event step, stop and release ---- */
 
+/*
+ * Does this side wait for its peer: answers to our sends, or messages for
+ * the receives we posted?  Then nothing but the peer's program (or the
+ * kernel on its behalf) can make progress for us.
+ */
+static bool sd_rdma_net_waits_on_peer(const struct doca_rdma *rdma)
+{
+	for (const struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
+		const struct sd_rdma_net_conn *nc = c->net;
+		if (nc == NULL || nc->ended || nc->doomed)
+			continue;
+		if (nc->ready && nc->oldest != nc->next_seq)
+			return true; /* our sends wait for the peer's answer */
+		if (nc->in != NULL && rdma->rq_head != NULL)
+			return true; /* our posted receives wait for the peer's messages */
+	}
+	return false;
+}
+
+/*
+ * A pass that found nothing while we wait on the peer gives the CPU away.
+ * On a card the responder's NIC places a message and acknowledges it with
+ * no CPU of the responder; here the responder's program does that work, so
+ * a send's round trip needs both programs scheduled.  When the two share
+ * cores with other busy threads, a waiter that spins keeps the CPU for its
+ * whole time slice and the peer that would answer waits for the next one:
+ * one round trip per slice (docs/rdma.md, benchmark).  Yielding costs one
+ * system call per idle pass, only while waiting on the peer, never per
+ * message, and returns at once when nothing else wants this core.
+ */
+static void sd_rdma_net_give_way(const struct doca_rdma *rdma)
+{
+	if (rdma->give_way && sd_rdma_net_waits_on_peer(rdma))
+		(void)sched_yield();
+}
+
 bool sd_rdma_net_progress(struct doca_rdma *rdma)
 {
 	uint64_t now, before;
+	unsigned events;
 
 	if (rdma->net == NULL)
 		return false;
 	before = rdma->net->made_ready;
-	(void)rdma->net->ops->progress(rdma->net->node);
+	events = rdma->net->ops->progress(rdma->net->node);
 	now = sd_rdma_now_ns();
 	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
 		struct sd_rdma_net_conn *nc = c->net;
@@ -704,12 +740,19 @@ bool sd_rdma_net_progress(struct doca_rdma *rdma)
 		}
 		if (nc->held_n != 0)
 			sd_rdma_net_drain_held(rdma, c, now);
-		if (nc->run_count != 0 &&
-		    (nc->run_count >= SD_RDMA_NET_ANSWER_RUN || now - nc->run_since_ns >= SD_RDMA_NET_ANSWER_DELAY_NS))
-			sd_rdma_net_flush_answer(c);
+		/*
+		 * One cumulative answer per pass, at its end: the outcomes of every
+		 * message this pass took leave before the program hears of its
+		 * receives, so a sender never waits for the receiver's next pass (a
+		 * program may stop progressing once its receive completed; a card's
+		 * acknowledgement does not wait for it either).
+		 */
+		sd_rdma_net_flush_answer(c);
 		if (nc->ready)
 			sd_rdma_net_watch(c, now);
 	}
+	if (events == 0 && rdma->net->made_ready == before)
+		sd_rdma_net_give_way(rdma);
 	return rdma->net->made_ready != before;
 }
 
@@ -788,7 +831,7 @@ static uint64_t sd_rdma_net_conn_deadline(struct doca_rdma_connection *c, uint64
 	if (nc->ready && nc->oldest != nc->next_seq)
 		at = sd_rdma_net_earlier(at, nc->heard_ns + bound);
 	if (nc->run_count != 0)
-		at = sd_rdma_net_earlier(at, nc->run_since_ns + SD_RDMA_NET_ANSWER_DELAY_NS); /* no copy was free */
+		at = sd_rdma_net_earlier(at, nc->run_since_ns + SD_RDMA_NET_ANSWER_RETRY_NS); /* no copy was free */
 	return at;
 }
 

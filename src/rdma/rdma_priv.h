@@ -132,6 +132,7 @@ struct doca_rdma {
 	uint16_t cm_timeout_ms;
 	uint16_t max_conns;
 	uint8_t rnr_retry;
+	bool give_way; /* idle passes that wait on a peer yield the CPU (SOFTDOCA_RDMA_YIELD) */
 	doca_rdma_connection_request_cb_t cb_request;
 	doca_rdma_connection_established_cb_t cb_established;
 	doca_rdma_connection_failure_cb_t cb_failure;
@@ -233,6 +234,7 @@ doca_error_t sd_rdma_peer_verify(struct doca_rdma_connection *conn, struct sd_rd
 /* rdma_recv.c: the receive side of messages. */
 bool sd_rdma_inbox_pending(struct doca_rdma *rdma);
 void sd_rdma_inbox_drain(struct doca_rdma *rdma);
+void sd_rdma_inbox_give_way(const struct doca_rdma *rdma); /* an idle pass: yield while waiting on a peer process */
 void sd_rdma_rq_post(struct doca_rdma *rdma, struct sd_rdma_task *t);
 void sd_rdma_rq_unlink(struct doca_rdma *rdma, struct sd_rdma_task *t);
 /* Complete the oldest posted receive `recv` with `status` (it leaves the receive queue). */

@@ -15,6 +15,7 @@
  * be read, fails the sender's task and leaves the receive posted.
  */
 #include <errno.h>
+#include <sched.h>
 #include <string.h>
 
 #include "rdma_buf.h"
@@ -66,6 +67,35 @@ bool sd_rdma_inbox_pending(struct doca_rdma *rdma)
 			return true; /* a match to make, or an ended inbox to drop; else messages wait (RNR) */
 	}
 	return false;
+}
+
+/*
+ * Does a connection to a peer of another process on this machine wait on
+ * that peer: messages of ours it has not taken from its ring yet, or our
+ * posted receives waiting for its messages?  (A peer of this process may
+ * run on this very thread: never a reason to give the CPU away.)
+ */
+static bool sd_rdma_inbox_waits_on_peer(const struct doca_rdma *rdma)
+{
+	for (const struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
+		const struct sd_rdma_ring *out = c->outbox.ring;
+		if (c->remote_net || atomic_load_explicit(&c->peer, memory_order_relaxed) != NULL ||
+		    !sd_rdma_conn_usable(c))
+			continue;
+		if (out != NULL && atomic_load_explicit(&out->head, memory_order_relaxed) !=
+					   atomic_load_explicit(&out->tail, memory_order_relaxed))
+			return true;
+		if (rdma->rq_head != NULL && c->inbox.ring != NULL)
+			return true;
+	}
+	return false;
+}
+
+/* An idle pass that waits on a peer process gives the CPU away, as over UCX (rdma_net.c, sd_rdma_net_give_way). */
+void sd_rdma_inbox_give_way(const struct doca_rdma *rdma)
+{
+	if (rdma->give_way && sd_rdma_inbox_waits_on_peer(rdma))
+		(void)sched_yield();
 }
 
 /* A private copy of a slot's fields: the peer cannot change it while we check and use it. */
