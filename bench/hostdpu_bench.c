@@ -130,6 +130,7 @@ struct dpu {
 	bool failed;
 	doca_error_t first_error; /* the first failed task's status, for the final message */
 	double seconds;
+	double best_batch_s; /* the fastest whole batch of the latest row (card model: its pace while this thread ran) */
 };
 
 static void task_cb(struct doca_dma_task_memcpy *task, union doca_data tud, union doca_data cud)
@@ -231,16 +232,20 @@ static bool batch_run(struct dpu *p, int n)
 /* Tasks per second over about p->seconds of whole batches of `n`. */
 static double batches_per_s(struct dpu *p, int n)
 {
-	double t0 = now_s(), t;
+	double t0 = now_s(), t = t0, prev;
 	uint64_t tasks = 0;
 
+	p->best_batch_s = 0;
 	do {
+		prev = t;
 		if (!batch_run(p, n)) {
 			p->failed = true;
 			return 0;
 		}
 		tasks += (uint64_t)n;
 		t = now_s();
+		if (p->best_batch_s == 0 || t - prev < p->best_batch_s)
+			p->best_batch_s = t - prev;
 	} while (t - t0 < p->seconds);
 	return (double)tasks / (t - t0);
 }
@@ -292,15 +297,19 @@ static double rate_row(struct dpu *p, size_t len, bool write, double target)
 /* The first prepared task, alone in flight, again and again for about `seconds`; seconds taken, *n runs. */
 static double one_in_flight_for(struct dpu *p, double seconds, uint64_t *n)
 {
-	double t0 = now_s(), t = t0;
+	double t0 = now_s(), t = t0, prev;
 
+	p->best_batch_s = 0;
 	do {
+		prev = t;
 		if (!batch_run(p, 1)) {
 			p->failed = true;
 			break;
 		}
 		(*n)++;
 		t = now_s();
+		if (p->best_batch_s == 0 || t - prev < p->best_batch_s)
+			p->best_batch_s = t - prev;
 	} while (t - t0 < seconds);
 	return t - t0;
 }
@@ -507,16 +516,24 @@ static const double bf2_published[2][sizeof(task_sizes) / sizeof(task_sizes[0])]
 	{10.19e6, 10.19e6, 10.19e6, 9.02e6, 3.71e6, 0.94e6, 0.23e6},
 };
 
-/* One row: modelled rate next to the published one; judged where this machine alone is >= 1.1x the card. */
+/*
+ * One row: modelled rate next to the published one; judged where this
+ * machine alone is >= 1.1x the card.  'best' is the fastest batch's rate:
+ * the model's pace while this thread was not preempted (it may not exceed
+ * the card's: the model only slows down), where the row's mean also pays
+ * for the times another process had the CPU and the modelled card idled.
+ */
 static bool model_row(struct dpu *p, size_t i, bool write, const struct machine_rates *m)
 {
 	double pub = bf2_published[write][i], alone = m->rate[write][i];
 	double got = rate_row_quiet(p, task_sizes[i], write);
+	double best = p->best_batch_s > 0 ? BATCH / p->best_batch_s : 0;
 	double dev = (got - pub) / pub;
 	bool judged = alone >= 1.1 * pub, ok = !judged || (dev <= 0.10 && dev >= -0.10);
 
-	printf("  %-6s %7zu B  %8.2f M/s modelled  %8.2f published  %+6.1f%%   alone %8.2f  %s\n",
-	       write ? "write" : "read", task_sizes[i], got / 1e6, pub / 1e6, dev * 100, alone / 1e6,
+	printf("  %-6s %7zu B  %8.2f M/s modelled  %8.2f published  %+6.1f%%  best %+6.1f%%  alone %8.2f  %s\n",
+	       write ? "write" : "read", task_sizes[i], got / 1e6, pub / 1e6, dev * 100, (best - pub) / pub * 100,
+	       alone / 1e6,
 	       !judged ? "not judged: this machine alone is slower than 1.1x the card" : ok ? "ok (+-10%)" : "OFF");
 	return ok;
 }
@@ -578,8 +595,8 @@ static int model_main(const struct host_region *r, const char *card, double seco
 		double el = one_in_flight(&p, &n);
 		/* bf2: 1 us of latency plus one service time, 1/10.5M s less the latency's share of a batch of 64. */
 		double model_ns = 1000 + 1e9 / 10.5e6 - 1000.0 / 64;
-		printf("  one 64 B read in flight: %.0f ns per task; the model: %.0f ns\n",
-		       n > 0 ? el / (double)n * 1e9 : 0, model_ns);
+		printf("  one 64 B read in flight: %.0f ns per task (fastest %.0f ns); the model: %.0f ns\n",
+		       n > 0 ? el / (double)n * 1e9 : 0, p.best_batch_s * 1e9, model_ns);
 	}
 	batch_fini(&p);
 	fflush(stdout);
