@@ -131,6 +131,7 @@ struct dpu {
 	doca_error_t first_error; /* the first failed task's status, for the final message */
 	double seconds;
 	double best_batch_s; /* the fastest whole batch of the latest row (card model: its pace while this thread ran) */
+	double ms_median_rate; /* the median of the latest row's 1 ms slices' rates (tasks/s) */
 };
 
 static void task_cb(struct doca_dma_task_memcpy *task, union doca_data tud, union doca_data cud)
@@ -229,13 +230,66 @@ static bool batch_run(struct dpu *p, int n)
 	return !p->failed;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median_of(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	return n > 0 ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
+}
+
+/*
+ * Rates of the 1 ms slices of a row, for their median: a slice in which
+ * another process took this thread's CPU is one slow slice among many,
+ * where it lowers the row's mean by the whole time it was away.
+ */
+#define MS_SLICES_MAX 8192
+
+struct ms_slices {
+	double rate[MS_SLICES_MAX];
+	int n;
+	double start;
+	uint64_t tasks;
+};
+
+static void ms_slices_begin(struct ms_slices *m, double now)
+{
+	m->n = 0;
+	m->start = now;
+	m->tasks = 0;
+}
+
+/* The slices' median rate, or `mean` where the row was too short for three whole slices (--quick). */
+static double ms_slices_median(struct ms_slices *m, double mean)
+{
+	return m->n >= 3 ? median_of(m->rate, m->n) : mean;
+}
+
+static void ms_slices_add(struct ms_slices *m, double now, int tasks)
+{
+	m->tasks += (uint64_t)tasks;
+	if (now - m->start < 1e-3)
+		return;
+	if (m->n < MS_SLICES_MAX)
+		m->rate[m->n++] = (double)m->tasks / (now - m->start);
+	m->start = now;
+	m->tasks = 0;
+}
+
 /* Tasks per second over about p->seconds of whole batches of `n`. */
 static double batches_per_s(struct dpu *p, int n)
 {
+	static struct ms_slices ms;
 	double t0 = now_s(), t = t0, prev;
 	uint64_t tasks = 0;
 
 	p->best_batch_s = 0;
+	ms_slices_begin(&ms, t0);
 	do {
 		prev = t;
 		if (!batch_run(p, n)) {
@@ -244,9 +298,11 @@ static double batches_per_s(struct dpu *p, int n)
 		}
 		tasks += (uint64_t)n;
 		t = now_s();
+		ms_slices_add(&ms, t, n);
 		if (p->best_batch_s == 0 || t - prev < p->best_batch_s)
 			p->best_batch_s = t - prev;
 	} while (t - t0 < p->seconds);
+	p->ms_median_rate = ms_slices_median(&ms, (double)tasks / (t - t0));
 	return (double)tasks / (t - t0);
 }
 
@@ -297,9 +353,11 @@ static double rate_row(struct dpu *p, size_t len, bool write, double target)
 /* The first prepared task, alone in flight, again and again for about `seconds`; seconds taken, *n runs. */
 static double one_in_flight_for(struct dpu *p, double seconds, uint64_t *n)
 {
+	static struct ms_slices ms;
 	double t0 = now_s(), t = t0, prev;
 
 	p->best_batch_s = 0;
+	ms_slices_begin(&ms, t0);
 	do {
 		prev = t;
 		if (!batch_run(p, 1)) {
@@ -308,9 +366,11 @@ static double one_in_flight_for(struct dpu *p, double seconds, uint64_t *n)
 		}
 		(*n)++;
 		t = now_s();
+		ms_slices_add(&ms, t, 1);
 		if (p->best_batch_s == 0 || t - prev < p->best_batch_s)
 			p->best_batch_s = t - prev;
 	} while (t - t0 < seconds);
+	p->ms_median_rate = ms_slices_median(&ms, t > t0 ? (double)*n / (t - t0) : 0);
 	return t - t0;
 }
 
@@ -393,19 +453,6 @@ static double two_views_copy(struct two_views *v, double seconds, uint64_t *n)
  * one pair, where it moves the totals.
  */
 #define SLICES 10
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median_of(double *v, int n)
-{
-	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
-	return n > 0 ? (n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2) : 0;
-}
 
 static void big_row(struct dpu *p, size_t len)
 {
@@ -494,10 +541,12 @@ static int dpu_main(const struct host_region *r, bool inline_engine, double seco
 	local_reference_row(&p);
 	for (size_t i = 0; i < sizeof(task_sizes) / sizeof(task_sizes[0]); i++) {
 		double rd = rate_row(&p, task_sizes[i], false, task_sizes[i] <= 256 ? target : 0);
+		double rd_ms = p.ms_median_rate;
 		double wr = rate_row(&p, task_sizes[i], true, task_sizes[i] <= 256 ? target : 0);
-		if (!inline_engine) {
-			out->rate[0][i] = rd;
-			out->rate[1][i] = wr;
+
+		if (!inline_engine) { /* the card model's rows compare by their 1 ms slices' median: so does this */
+			out->rate[0][i] = rd > 0 ? rd_ms : 0;
+			out->rate[1][i] = wr > 0 ? p.ms_median_rate : 0;
 		}
 	}
 	latency_row(&p, inline_engine);
@@ -518,21 +567,22 @@ static const double bf2_published[2][sizeof(task_sizes) / sizeof(task_sizes[0])]
 
 /*
  * One row: modelled rate next to the published one; judged where this
- * machine alone is >= 1.1x the card.  'best' is the fastest batch's rate:
- * the model's pace while this thread was not preempted (it may not exceed
- * the card's: the model only slows down), where the row's mean also pays
- * for the times another process had the CPU and the modelled card idled.
+ * machine alone is >= 1.1x the card.  The rate judged is the median of the
+ * row's 1 ms slices: the model's pace while this thread had its CPU, as the
+ * card's own figure was measured.  The row's mean also pays for every time
+ * another process had the CPU while the modelled card idled (the model
+ * never makes that time up), so it is printed beside it, not judged.
  */
 static bool model_row(struct dpu *p, size_t i, bool write, const struct machine_rates *m)
 {
 	double pub = bf2_published[write][i], alone = m->rate[write][i];
-	double got = rate_row_quiet(p, task_sizes[i], write);
-	double best = p->best_batch_s > 0 ? BATCH / p->best_batch_s : 0;
+	double mean = rate_row_quiet(p, task_sizes[i], write);
+	double got = mean > 0 ? p->ms_median_rate : 0;
 	double dev = (got - pub) / pub;
 	bool judged = alone >= 1.1 * pub, ok = !judged || (dev <= 0.10 && dev >= -0.10);
 
-	printf("  %-6s %7zu B  %8.2f M/s modelled  %8.2f published  %+6.1f%%  best %+6.1f%%  alone %8.2f  %s\n",
-	       write ? "write" : "read", task_sizes[i], got / 1e6, pub / 1e6, dev * 100, (best - pub) / pub * 100,
+	printf("  %-6s %7zu B  %8.2f M/s modelled  %8.2f published  %+6.1f%%  (mean %+6.1f%%)  alone %8.2f  %s\n",
+	       write ? "write" : "read", task_sizes[i], got / 1e6, pub / 1e6, dev * 100, (mean - pub) / pub * 100,
 	       alone / 1e6,
 	       !judged ? "not judged: this machine alone is slower than 1.1x the card" : ok ? "ok (+-10%)" : "OFF");
 	return ok;
@@ -541,9 +591,11 @@ static bool model_row(struct dpu *p, size_t i, bool write, const struct machine_
 /* Two contexts (two PEs) of one card, each a batch of 64 reads of 64 B, submitted together then drained. */
 static void two_contexts_row(struct dpu *a, struct dpu *b)
 {
+	static struct ms_slices ms;
 	uint64_t tasks = 0;
 	double t0 = now_s(), t = t0;
 
+	ms_slices_begin(&ms, t0);
 	if (!batch_init(a, 64, false, BATCH) || !batch_init(b, 64, false, BATCH)) {
 		a->failed = true;
 		return;
@@ -565,12 +617,13 @@ static void two_contexts_row(struct dpu *a, struct dpu *b)
 		}
 		tasks += 2 * BATCH;
 		t = now_s();
+		ms_slices_add(&ms, t, 2 * BATCH);
 	} while (!a->failed && t - t0 < a->seconds);
 	batch_fini(a);
 	batch_fini(b);
-	double rate = tasks / (t - t0);
-	printf("  two contexts of one card, 64 B reads: %.2f M tasks/s together; the card: %.2f (one context's "
-	       "rate, shared)\n", rate / 1e6, bf2_published[0][1] / 1e6);
+	double rate = tasks / (t - t0), ms_rate = ms_slices_median(&ms, rate);
+	printf("  two contexts of one card, 64 B reads: %.2f M tasks/s together (1 ms slices' median; mean %.2f); "
+	       "the card: %.2f (one context's rate, shared)\n", ms_rate / 1e6, rate / 1e6, bf2_published[0][1] / 1e6);
 }
 
 static int model_main(const struct host_region *r, const char *card, double seconds, const struct machine_rates *m)
@@ -595,7 +648,8 @@ static int model_main(const struct host_region *r, const char *card, double seco
 		double el = one_in_flight(&p, &n);
 		/* bf2: 1 us of latency plus one service time, 1/10.5M s less the latency's share of a batch of 64. */
 		double model_ns = 1000 + 1e9 / 10.5e6 - 1000.0 / 64;
-		printf("  one 64 B read in flight: %.0f ns per task (fastest %.0f ns); the model: %.0f ns\n",
+		printf("  one 64 B read in flight: %.0f ns per task in the 1 ms slices' median (mean %.0f, fastest %.0f); "
+		       "the model: %.0f ns\n", p.ms_median_rate > 0 ? 1e9 / p.ms_median_rate : 0,
 		       n > 0 ? el / (double)n * 1e9 : 0, p.best_batch_s * 1e9, model_ns);
 	}
 	batch_fini(&p);
