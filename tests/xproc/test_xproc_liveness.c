@@ -230,6 +230,32 @@ static double end_bound_ms(const char *cmd)
 	return path != NULL && strcmp(path, "ucx") == 0 && strcmp(cmd, "exec") == 0 ? 1500.0 : 100.0;
 }
 
+/*
+ * True once the peer runs its exec'd image (/bin/sleep), within `ms`: the
+ * peer answers before it execs, and on a loaded machine the exec itself may
+ * take longer than any fixed pause.
+ */
+static bool exec_done(pid_t pid, double ms)
+{
+	char path[64], comm[32] = "";
+	double t0 = xt_now_ms();
+
+	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
+	while (xt_now_ms() - t0 < ms) {
+		FILE *f = fopen(path, "r");
+
+		if (f != NULL) {
+			bool got = fgets(comm, sizeof(comm), f) != NULL;
+
+			fclose(f);
+			if (got && strncmp(comm, "sleep", 5) == 0)
+				return true;
+		}
+		usleep(1000);
+	}
+	return false;
+}
+
 /* A command that ends the exporter's process image; then reads fail at once. */
 static void ends_with(const char *mem, const char *cmd, const char *answer)
 {
@@ -240,6 +266,8 @@ static void ends_with(const char *mem, const char *cmd, const char *answer)
 	CHECK_OK(stream_read(&s));
 	REQUIRE(xt_peer_cmd(&s.peer, cmd, reply, sizeof(reply)));
 	CHECK(strcmp(reply, answer) == 0);
+	if (strcmp(cmd, "exec") == 0)
+		CHECK(exec_done(s.peer.pid, 5000)); /* the bound runs from the new image, not from the reply */
 	usleep((useconds_t)(sd_time_margin_ms(20) * 1000)); /* the exit or exec itself */
 	double t0 = xt_now_ms();
 	CHECK_ERR(stream_read(&s), DOCA_ERROR_IO_FAILED);
