@@ -17,8 +17,10 @@
  * an exporter's) and names it in the descriptor.  An importer on this
  * machine checks it with the host's at every access, so destroying the PCI
  * import here (which retires the record) cuts the RDMA peer off at its next
- * task, which fails with DOCA_ERROR_IO_FAILED.  Importers over UCX (other
- * namespaces) talk to the host alone and do not see the record yet.
+ * task, which fails with DOCA_ERROR_IO_FAILED.  An importer over UCX (in
+ * another namespace or on another machine) names the record to the host's
+ * export server, which is on this machine and watches it for that peer
+ * (ucx_server.c): the peer is cut off within a few milliseconds.
  */
 #include <errno.h>
 #include <stdlib.h>
