@@ -367,18 +367,23 @@ static void destroying_the_dpu_import_revokes_the_reexport(void)
 static uint8_t relay_src[512];
 static size_t relay_src_len;
 
-/* A DPU in a process of its own: import the host's buffer, hand it on for RDMA, wait to be killed. */
+/*
+ * A DPU in a process of its own: import the host's buffer, hand it on for
+ * RDMA, import that re-export itself too (which must not make it look dead
+ * to others), wait to be killed.
+ */
 static int dpu_relay(int up, int down)
 {
 	struct doca_dev *dev = sd_test_open_dev_at(RT_DPU_PCI);
-	struct doca_mmap *pm = NULL;
+	struct doca_mmap *pm = NULL, *own = NULL;
 	const void *rdesc;
 	size_t rlen;
 	char q = 0;
 
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (dev == NULL || doca_mmap_create_from_export(NULL, relay_src, relay_src_len, dev, &pm) != DOCA_SUCCESS ||
-	    doca_mmap_export_rdma(pm, dev, &rdesc, &rlen) != DOCA_SUCCESS || !put_blob(up, rdesc, rlen))
+	    doca_mmap_export_rdma(pm, dev, &rdesc, &rlen) != DOCA_SUCCESS ||
+	    doca_mmap_create_from_export(NULL, rdesc, rlen, dev, &own) != DOCA_SUCCESS || !put_blob(up, rdesc, rlen))
 		return 20;
 	(void)read(down, &q, 1); /* the parent kills this process: its import is never destroyed */
 	return 0;

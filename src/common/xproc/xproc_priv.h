@@ -132,6 +132,13 @@ uint64_t sd_xp_export_id_next(void);
 /* Look for a shared file behind [addr, addr + len); fills `sh` (fd is a dup we own). */
 bool sd_xp_shared_find(uint64_t addr, uint64_t len, bool writable, struct sd_xp_shared *sh);
 
+/*
+ * Registry of this process's live records: exports, and the relay records
+ * of re-exports (xproc_reexport.c).  Listed, a record is flipped dead at
+ * exit and can be mapped again for a self-import.
+ */
+void sd_xp_registry_add(struct sd_xp_export *exp);
+void sd_xp_registry_remove(struct sd_xp_export *exp);
 /* Registry: the record page of live export `export_id` of this process, mapped again for a self-import. */
 struct sd_xp_record *sd_xp_export_map_own_record(uint64_t export_id, const uint8_t *token);
 

@@ -61,6 +61,8 @@ void sd_xp_reexport_drop(struct doca_mmap *mmap)
 {
 	struct sd_xp_reexport *r = mmap->xproc_reexport;
 
+	if (r != NULL && r->relay.rec != NULL)
+		sd_xp_registry_remove(&r->relay);
 	if (r != NULL)
 		sd_xp_record_retire(&r->relay); /* the RDMA peers' next tasks fail */
 	free(r);
@@ -79,7 +81,10 @@ static int sd_xp_reexport_relay(struct sd_xp_reexport *r)
 	if (sd_xp_self(&x->base.who) != 0)
 		return EIO;
 	x->base.export_id = (uint32_t)sd_xp_export_id_next(); /* the descriptor has 32 bits for it */
-	return sd_xp_record_create(x);
+	int err = sd_xp_record_create(x);
+	if (err == 0)
+		sd_xp_registry_add(x); /* retired at exit; mapped again by a self-import (xproc_relay.c) */
+	return err;
 }
 
 doca_error_t sd_xproc_reexport_rdma(const char *func, struct doca_mmap *mmap, const struct sd_device *node,

@@ -49,55 +49,74 @@ static int sd_xp_relay_file(const struct sd_xp_relay_id *id)
 	return fd;
 }
 
-/* The record page of `fd`, mapped read-only, when it is the live record `id` names; else NULL. */
-static struct sd_xp_record *sd_xp_relay_map(int fd, const struct sd_xp_relay_id *id)
+/* The record page of `fd`, mapped read-only; NULL when it is not a record. */
+static struct sd_xp_record *sd_xp_relay_map(int fd)
 {
 	struct stat st;
-	struct sd_xp_record *rec;
 	void *page;
 
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < (off_t)SD_XP_REC_SIZE)
 		return NULL;
 	page = mmap(NULL, SD_XP_REC_SIZE, PROT_READ, MAP_SHARED, fd, 0);
-	if (page == MAP_FAILED)
+	return page != MAP_FAILED ? page : NULL;
+}
+
+/* `rec` when it is the live record `id` names; else NULL, and `rec` is unmapped. */
+static struct sd_xp_record *sd_xp_relay_checked(struct sd_xp_record *rec, const struct sd_xp_relay_id *id)
+{
+	if (rec == NULL)
 		return NULL;
-	rec = page;
 	if (rec->magic != SD_XP_REC_MAGIC || rec->pid != id->pid || rec->export_id != id->export_id ||
 	    rec->addr != id->addr || rec->len != id->len ||
 	    atomic_load_explicit(&rec->state, memory_order_acquire) != SD_XP_REC_LIVE) {
-		munmap(page, SD_XP_REC_SIZE);
+		munmap(rec, SD_XP_REC_SIZE);
 		return NULL;
 	}
+	return rec;
+}
+
+/* Another process's record: kept open to ask about its lock; NULL (fd closed) when gone or dead. */
+static struct sd_xp_record *sd_xp_relay_map_other(const struct sd_xp_relay_id *id, int *keep_fd)
+{
+	int fd = sd_xp_relay_file(id);
+	struct sd_xp_record *rec;
+
+	if (fd < 0)
+		return NULL; /* revoked already, or forged */
+	rec = sd_xp_relay_checked(sd_xp_relay_map(fd), id);
+	if (rec != NULL && !sd_xp_relay_lock_held(fd)) {
+		munmap(rec, SD_XP_REC_SIZE); /* died without retiring its record */
+		rec = NULL;
+	}
+	if (rec == NULL)
+		close(fd);
+	else
+		*keep_fd = fd;
 	return rec;
 }
 
 SD_PRIV bool priv_doca_xp_relay_open(struct sd_xp_relay_watch *w, const struct sd_xp_relay_id *id)
 {
 	struct sd_xp_record *rec;
-	bool self = sd_xp_relay_is_self(id);
-	int fd = sd_xp_relay_file(id);
 
 	w->page = NULL;
 	w->state = NULL;
 	w->fd = -1;
 	atomic_store_explicit(&w->next_check_ns, 0, memory_order_relaxed);
 	atomic_store_explicit(&w->revoked, false, memory_order_relaxed);
-	if (fd < 0)
-		return false; /* revoked already, or forged */
-	rec = sd_xp_relay_map(fd, id);
-	if (rec != NULL && !self && !sd_xp_relay_lock_held(fd)) {
-		munmap(rec, SD_XP_REC_SIZE); /* died without retiring its record */
-		rec = NULL;
-	}
-	if (rec == NULL || self) {
-		close(fd);
-		fd = -1;
-	}
+	/*
+	 * Our own record is mapped again from the re-export's own view: a
+	 * POSIX lock goes when its owner closes any descriptor of the file, so
+	 * opening and closing the file here would drop the lock others ask about.
+	 */
+	if (sd_xp_relay_is_self(id))
+		rec = sd_xp_relay_checked(sd_xp_export_map_own_record(id->export_id, id->token), id);
+	else
+		rec = sd_xp_relay_map_other(id, &w->fd);
 	if (rec == NULL)
 		return false;
 	w->page = rec;
 	w->state = &rec->state;
-	w->fd = fd;
 	return true;
 }
 

@@ -20,6 +20,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "sd_visibility.h"
 #include "xproc_desc.h"
@@ -30,18 +31,22 @@ struct sd_xp_relay_id {
 	uint32_t export_id;   /* its record's export id */
 	uint64_t start_time;  /* its start time (clock ticks after boot) */
 	uint64_t addr, len;   /* the exported range the record must name */
+	uint8_t token[SD_XP_TOKEN_LEN]; /* the export's token, which the record holds too */
 };
 
 /* The relay record a descriptor with SD_XP_FLAG_RELAY names. */
 static inline struct sd_xp_relay_id sd_xp_relay_id_of(const struct sd_xp_desc *d)
 {
-	return (struct sd_xp_relay_id){
+	struct sd_xp_relay_id id = {
 		.pid = d->relay.pid,
 		.export_id = d->relay.export_id,
 		.start_time = d->relay.start_time,
 		.addr = d->addr,
 		.len = d->len,
 	};
+
+	memcpy(id.token, d->token, sizeof(id.token));
+	return id;
 }
 
 /* An open watch on a relay record; zero it and set fd to -1 before use. */

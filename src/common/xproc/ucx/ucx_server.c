@@ -271,6 +271,7 @@ static bool sd_ucx_relay_watch(struct sd_ucx_peer *peer, const struct sd_ucx_hel
 		.len = e->args.len,
 	};
 
+	memcpy(id.token, h->token, sizeof(id.token));
 	if (!h->relayed)
 		return true;
 	if (priv_doca_xp_relay_open(&peer->relay, &id))
