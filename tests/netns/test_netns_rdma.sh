@@ -47,6 +47,11 @@
 #   reexport_fails_once_the_host_stops_its_mmap   the same, the host stopping
 #                        its mmap in the middle of a stream of reads: a task
 #                        fails with DOCA_ERROR_IO_FAILED within the bound
+#   reexport_revoked_by_the_dpu_cuts_off_the_peer   the same, the DPU
+#                        destroying its PCI import instead: the host's export
+#                        server sees the DPU's relay record retired and cuts
+#                        the requester off, whose next read fails with
+#                        DOCA_ERROR_IO_FAILED within the bound
 #
 # The engine comes from the environment (meson runs each case with the
 # default engine and with SOFTDOCA_DMA_WORKERS=1).
@@ -118,6 +123,21 @@ finish_request() {
 	wait "$REQ_PID"
 	OUT=$(cat "$WORK/req.out")
 	echo "requester: $OUT"
+}
+
+# reexport_stream_cut_by CMD WHAT - the re-export under a stream of the requester's reads; CMD to the
+# responder ends the way to the host's memory (WHAT says what failed when it answers otherwise); the
+# stream's next read fails with DOCA_ERROR_IO_FAILED within the bound.
+reexport_stream_cut_by() {
+	local reply
+	respond "$ADDR_DPU" --reexport --dev "$DPU_PCI"
+	request_bg stream
+	connect_both
+	nl_await_running "$WORK/req.out" "$WORK/req.err"
+	reply=$(nl_cmd "$1")
+	[ "$reply" = ok ] || nl_fail "$2: $reply"
+	finish_request
+	nl_stream_failed_within "$OUT" DOCA_ERROR_IO_FAILED "$BOUND_MS"
 }
 
 expect_line() {
@@ -262,14 +282,10 @@ reexported_host_memory_reached_from_another_namespace)
 	one_sided_tasks_land "the host's memory"
 	;;
 reexport_fails_once_the_host_stops_its_mmap)
-	respond "$ADDR_DPU" --reexport --dev "$DPU_PCI"
-	request_bg stream
-	connect_both
-	nl_await_running "$WORK/req.out" "$WORK/req.err"
-	reply=$(nl_cmd hoststop)
-	[ "$reply" = ok ] || nl_fail "the host could not stop its mmap: $reply"
-	finish_request
-	nl_stream_failed_within "$OUT" DOCA_ERROR_IO_FAILED "$BOUND_MS"
+	reexport_stream_cut_by hoststop "the host could not stop its mmap"
+	;;
+reexport_revoked_by_the_dpu_cuts_off_the_peer)
+	reexport_stream_cut_by revoke "the DPU could not destroy its import"
 	;;
 *)
 	nl_fail "unknown case $case_name"

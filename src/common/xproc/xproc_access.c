@@ -75,7 +75,7 @@ const char *sd_xp_path_name(enum sd_xp_path path)
 static inline bool sd_xp_record_live(const struct sd_xp_import *imp)
 {
 	return imp->rec != NULL && atomic_load_explicit(&imp->rec->state, memory_order_acquire) == SD_XP_REC_LIVE &&
-	       (imp->relay == NULL || atomic_load_explicit(&imp->relay->state, memory_order_acquire) == SD_XP_REC_LIVE);
+	       (imp->relay.state == NULL || atomic_load_explicit(imp->relay.state, memory_order_acquire) == SD_XP_REC_LIVE);
 }
 
 /* Does the exporter still hold its liveness lock (alive, not exec'd)? */
@@ -90,23 +90,12 @@ bool sd_xp_lock_held(const struct sd_xp_import *imp)
 	return fl.l_type != F_UNLCK && (uint32_t)fl.l_pid == imp->pid;
 }
 
-bool sd_xp_relay_lock_held(int fd)
-{
-	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 0};
-
-	/*
-	 * Any holder will do: only the relaying process locks its record, and
-	 * its pid may belong to another PID namespace, so it is not compared.
-	 */
-	return fcntl(fd, F_GETLK, &fl) == 0 && fl.l_type != F_UNLCK;
-}
-
 /*
  * Is a check due under throttle `next`?  The coarse clock (one tick, 1 to
  * 4 ms): a precise read costs as much as a small copy on some virtual
  * machines, and the throttle needs only to notice that time passed.
  */
-static bool sd_xp_check_due(_Atomic uint64_t *next)
+bool sd_xp_check_due(_Atomic uint64_t *next)
 {
 	struct timespec ts;
 	uint64_t now;
@@ -127,8 +116,7 @@ static bool sd_xp_lock_held_throttled(struct sd_xp_import *imp)
 /* A relay that died without retiring its record revokes its re-export all the same. */
 static bool sd_xp_relay_alive_throttled(struct sd_xp_import *imp)
 {
-	return imp->relay_fd < 0 || !sd_xp_check_due(&imp->next_relay_check_ns) ||
-	       sd_xp_relay_lock_held(imp->relay_fd);
+	return sd_xp_relay_lock_ok(&imp->relay);
 }
 
 /* The export is gone for good: every later access fails at once. */

@@ -35,7 +35,7 @@ uint64_t sd_xp_export_id_next(void)
 	return atomic_fetch_add(&sd_xp_next_export_id, 1);
 }
 
-static void sd_xp_registry_add(struct sd_xp_export *exp)
+void sd_xp_registry_add(struct sd_xp_export *exp)
 {
 	pthread_mutex_lock(&sd_xp_registry_lock);
 	exp->next = sd_xp_registry;
@@ -43,7 +43,7 @@ static void sd_xp_registry_add(struct sd_xp_export *exp)
 	pthread_mutex_unlock(&sd_xp_registry_lock);
 }
 
-static void sd_xp_registry_remove(struct sd_xp_export *exp)
+void sd_xp_registry_remove(struct sd_xp_export *exp)
 {
 	pthread_mutex_lock(&sd_xp_registry_lock);
 	for (struct sd_xp_export **p = &sd_xp_registry; *p != NULL; p = &(*p)->next) {

@@ -27,6 +27,7 @@
 #include "sd_mem.h"
 #include "sd_xproc.h"
 #include "xproc_priv.h"
+#include "xproc_relay.h"
 
 static doca_error_t sd_xp_remote_read(struct doca_mmap *mmap, void *dst, uint64_t raddr, size_t len)
 {
@@ -143,10 +144,7 @@ static bool sd_xp_is_self(const struct sd_xp_desc *d)
 static void sd_xp_import_free(struct sd_xp_import *imp)
 {
 	sd_xp_access_close(imp);
-	if (imp->relay != NULL)
-		munmap(imp->relay, SD_XP_REC_SIZE);
-	if (imp->relay_fd >= 0)
-		close(imp->relay_fd);
+	priv_doca_xp_relay_close(&imp->relay);
 	if (imp->rec != NULL)
 		munmap(imp->rec, SD_XP_REC_SIZE);
 	if (imp->rec_fd >= 0)
@@ -191,54 +189,6 @@ static doca_error_t sd_xp_attach_peer(const char *func, struct sd_xp_import *imp
 	return sd_xp_access_open(imp, d, func);
 }
 
-/* Is the relaying process this one?  Its own lock is invisible to F_GETLK here. */
-static bool sd_xp_relay_is_self(const struct sd_xp_desc *d)
-{
-	struct sd_xp_identity me;
-
-	return sd_xp_self(&me) == 0 && me.pid == d->relay.pid && me.start_time == d->relay.start_time;
-}
-
-/*
- * The relaying process's record, mapped read-only, when it is there and
- * live; else NULL.  The file stays open in `*fd` (another process's record
- * only) so that accesses can ask whether its owner still holds its lock.
- */
-static struct sd_xp_record *sd_xp_map_relay(const struct sd_xp_desc *d, int *keep_fd)
-{
-	char path[128];
-	struct stat st;
-	int fd = -1;
-
-	for (int tmp = 0; tmp < 2 && fd < 0; tmp++) {
-		sd_xp_record_path(path, sizeof(path), tmp != 0, d->relay.pid, d->relay.start_time, d->relay.export_id);
-		fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	}
-	if (fd < 0)
-		return NULL; /* revoked already, or forged */
-	struct sd_xp_record *rec = NULL;
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= (off_t)SD_XP_REC_SIZE) {
-		void *page = mmap(NULL, SD_XP_REC_SIZE, PROT_READ, MAP_SHARED, fd, 0);
-		rec = page != MAP_FAILED ? page : NULL;
-	}
-	if (rec != NULL && (rec->magic != SD_XP_REC_MAGIC || rec->pid != d->relay.pid ||
-			    rec->export_id != d->relay.export_id || rec->addr != d->addr || rec->len != d->len ||
-			    atomic_load_explicit(&rec->state, memory_order_acquire) != SD_XP_REC_LIVE)) {
-		munmap(rec, SD_XP_REC_SIZE);
-		rec = NULL;
-	}
-	if (rec != NULL && !sd_xp_relay_is_self(d)) {
-		*keep_fd = fd;
-		if (!sd_xp_relay_lock_held(fd)) { /* died without retiring its record */
-			munmap(rec, SD_XP_REC_SIZE);
-			rec = NULL;
-		}
-	} else {
-		close(fd);
-	}
-	return rec;
-}
-
 /*
  * A descriptor handed on by a relaying process (a DPU's re-export of a PCI
  * import) is live only while the relay's record is: without it, every
@@ -246,10 +196,11 @@ static struct sd_xp_record *sd_xp_map_relay(const struct sd_xp_desc *d, int *kee
  */
 static void sd_xp_attach_relay(struct sd_xp_import *imp, const struct sd_xp_desc *d)
 {
+	struct sd_xp_relay_id id = sd_xp_relay_id_of(d);
+
 	if (!(d->flags & SD_XP_FLAG_RELAY) || imp->rec == NULL)
 		return;
-	imp->relay = sd_xp_map_relay(d, &imp->relay_fd);
-	if (imp->relay == NULL) {
+	if (!priv_doca_xp_relay_open(&imp->relay, &id)) {
 		munmap(imp->rec, SD_XP_REC_SIZE);
 		imp->rec = NULL;
 	}
@@ -275,7 +226,7 @@ doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const voi
 		return DOCA_ERROR_NO_MEMORY;
 	}
 	imp->rec_fd = -1;
-	imp->relay_fd = -1;
+	imp->relay.fd = -1;
 	imp->mem_fd = -1;
 	imp->pid = d.who.pid;
 	imp->addr = d.addr;

@@ -5,6 +5,7 @@
  *   xproc_desc.c      the descriptor bytes (xproc_desc.h)
  *   xproc_identity.c  who a process is; is a given process still there
  *   xproc_record.c    the validity record an exporter publishes per export
+ *   xproc_relay.c     watching the record of a process that handed an export on
  *   xproc_shared.c    finding a shared file behind an exported range
  *   xproc_access.c    the importer's data paths and their probes
  *   xproc_export.c    export state of an mmap (descriptors, record, files)
@@ -27,6 +28,7 @@
 
 #include "xproc_desc.h"
 #include "sd_mem.h"
+#include "xproc_relay.h"
 
 /*
  * Identity.
@@ -130,6 +132,13 @@ uint64_t sd_xp_export_id_next(void);
 /* Look for a shared file behind [addr, addr + len); fills `sh` (fd is a dup we own). */
 bool sd_xp_shared_find(uint64_t addr, uint64_t len, bool writable, struct sd_xp_shared *sh);
 
+/*
+ * Registry of this process's live records: exports, and the relay records
+ * of re-exports (xproc_reexport.c).  Listed, a record is flipped dead at
+ * exit and can be mapped again for a self-import.
+ */
+void sd_xp_registry_add(struct sd_xp_export *exp);
+void sd_xp_registry_remove(struct sd_xp_export *exp);
 /* Registry: the record page of live export `export_id` of this process, mapped again for a self-import. */
 struct sd_xp_record *sd_xp_export_map_own_record(uint64_t export_id, const uint8_t *token);
 
@@ -151,16 +160,14 @@ struct sd_xp_import {
 	uint64_t addr, len; /* exported range (exporter addresses) */
 	bool writable;      /* export grants PCI_READ_WRITE */
 	struct sd_xp_record *rec; /* mapped read-only; NULL when dead at import */
-	struct sd_xp_record *relay; /* the relaying process's record (SD_XP_FLAG_RELAY), read-only; else NULL */
+	struct sd_xp_relay_watch relay; /* the relaying process's record (SD_XP_FLAG_RELAY); holds nothing else */
 	int rec_fd;         /* to ask who holds the liveness lock, -1 when none */
-	int relay_fd;       /* to ask whether the relaying process still holds its lock; -1 when none or us */
 	int mem_fd;         /* /proc/PID/mem for SD_XP_PATH_PROCMEM */
 	uint8_t *base;      /* local view of `page` for SELF and SHARED */
 	uint64_t page;      /* exporter address that `base` maps */
 	size_t map_len;     /* bytes mapped at base (SHARED) */
 	_Atomic int dead;   /* sticky once the export was seen gone */
 	_Atomic uint64_t next_lock_check_ns; /* SHARED: throttle of the lock check */
-	_Atomic uint64_t next_relay_check_ns; /* throttle of the relay's lock check */
 };
 
 struct doca_mmap;
@@ -201,8 +208,11 @@ uint32_t sd_xp_access_many(struct sd_xp_import *imp, const struct sd_remote_piec
 
 /* Does the exporter still hold its liveness lock (it runs, and has not exec'd)? */
 bool sd_xp_lock_held(const struct sd_xp_import *imp);
-/* Does some process (the relay: only an owner takes one) hold a lock on record file `fd`? */
-bool sd_xp_relay_lock_held(int fd);
+/*
+ * Is a check due under throttle `next`?  True at most once per millisecond
+ * of the coarse clock (whose tick is 1 to 4 ms), and first after a pause.
+ */
+bool sd_xp_check_due(_Atomic uint64_t *next);
 
 /*
  * SIGBUS-safe copies through a shared file mapping (xproc_guard.c).

@@ -17,8 +17,10 @@
  * an exporter's) and names it in the descriptor.  An importer on this
  * machine checks it with the host's at every access, so destroying the PCI
  * import here (which retires the record) cuts the RDMA peer off at its next
- * task, which fails with DOCA_ERROR_IO_FAILED.  Importers over UCX (other
- * namespaces) talk to the host alone and do not see the record yet.
+ * task, which fails with DOCA_ERROR_IO_FAILED.  An importer over UCX (in
+ * another namespace or on another machine) names the record to the host's
+ * export server, which is on this machine and watches it for that peer
+ * (ucx_server.c): the peer is cut off within a few milliseconds.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -59,6 +61,8 @@ void sd_xp_reexport_drop(struct doca_mmap *mmap)
 {
 	struct sd_xp_reexport *r = mmap->xproc_reexport;
 
+	if (r != NULL && r->relay.rec != NULL)
+		sd_xp_registry_remove(&r->relay);
 	if (r != NULL)
 		sd_xp_record_retire(&r->relay); /* the RDMA peers' next tasks fail */
 	free(r);
@@ -77,7 +81,10 @@ static int sd_xp_reexport_relay(struct sd_xp_reexport *r)
 	if (sd_xp_self(&x->base.who) != 0)
 		return EIO;
 	x->base.export_id = (uint32_t)sd_xp_export_id_next(); /* the descriptor has 32 bits for it */
-	return sd_xp_record_create(x);
+	int err = sd_xp_record_create(x);
+	if (err == 0)
+		sd_xp_registry_add(x); /* retired at exit; mapped again by a self-import (xproc_relay.c) */
+	return err;
 }
 
 doca_error_t sd_xproc_reexport_rdma(const char *func, struct doca_mmap *mmap, const struct sd_device *node,

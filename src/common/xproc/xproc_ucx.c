@@ -283,6 +283,10 @@ doca_error_t sd_xp_ucx_import(const char *func, struct doca_mmap *mmap, const st
 		.access_mask = d->access_mask,
 		.pid = d->who.pid,
 		.peer = d->net,
+		.relayed = (d->flags & SD_XP_FLAG_RELAY) != 0,
+		.relay_pid = d->relay.pid,
+		.relay_export_id = d->relay.export_id,
+		.relay_start_time = d->relay.start_time,
 	};
 	void *handle = NULL;
 	doca_error_t err;

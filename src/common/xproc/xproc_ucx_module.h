@@ -24,7 +24,7 @@
 
 #include "xproc_desc.h"
 
-#define SD_UCX_MODULE_ABI 4u /* 3: message nodes; 4: their event descriptor (event mode) */
+#define SD_UCX_MODULE_ABI 5u /* 3: message nodes; 4: their event descriptor (event mode); 5: relayed imports */
 #define SD_UCX_MODULE_FILE "libsoftdoca_xproc_ucx.so"
 #define SD_UCX_MODULE_ENTRY "priv_doca_xproc_ucx_module"
 
@@ -54,6 +54,9 @@ struct sd_ucx_import_args {
 	uint32_t access_mask; /* the rights the descriptor claims (the exporter's grant decides) */
 	uint32_t pid;         /* exporter's pid in its own namespace (diagnostics only) */
 	struct sd_xp_net peer; /* the exporter's listener */
+	bool relayed;          /* handed on (SD_XP_FLAG_RELAY): the exporter watches the relay record below */
+	uint32_t relay_pid, relay_export_id;
+	uint64_t relay_start_time;
 };
 
 struct sd_ucx_module {

@@ -136,8 +136,8 @@ static void sd_ucx_import_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 	if (atomic_load(&imp->state) == SD_UCX_CONNECTING)
 		sd_ucx_import_dead(imp, "cannot reach the exporter: %s", ucs_status_string(status));
 	else
-		sd_ucx_import_dead(imp, "the connection to the exporter broke (exporter gone, export stopped or link "
-					"down): %s",
+		sd_ucx_import_dead(imp, "the connection to the exporter broke (exporter gone, export stopped, "
+					"descriptor revoked by the process that handed it on, or link down): %s",
 				   ucs_status_string(status));
 }
 
@@ -205,7 +205,15 @@ static void sd_ucx_import_connect(struct sd_ucx_import *imp)
 		.err_handler = {.cb = sd_ucx_import_error, .arg = imp},
 	};
 	ucp_request_param_t rp = {.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS, .flags = UCP_AM_SEND_FLAG_REPLY};
-	struct sd_ucx_hello h = {.nonce = imp->nonce, .export_id = imp->args.export_id, .generation = imp->args.generation};
+	struct sd_ucx_hello h = {
+		.nonce = imp->nonce,
+		.export_id = imp->args.export_id,
+		.generation = imp->args.generation,
+		.relayed = imp->args.relayed,
+		.relay = {.pid = imp->args.relay_pid, .export_id = imp->args.relay_export_id,
+			  .start_time = imp->args.relay_start_time},
+	};
+	size_t len;
 	ucs_status_t st = ucp_ep_create(sd_cli.worker, &ep, &imp->ep);
 	ucs_status_ptr_t req;
 
@@ -215,8 +223,8 @@ static void sd_ucx_import_connect(struct sd_ucx_import *imp)
 		return;
 	}
 	memcpy(h.token, imp->args.token, sizeof(h.token));
-	sd_ucx_hello_encode(&h, imp->hello);
-	req = ucp_am_send_nbx(imp->ep, SD_UCX_AM_HELLO, NULL, 0, imp->hello, SD_UCX_HELLO_LEN, &rp);
+	len = sd_ucx_hello_encode(&h, imp->hello);
+	req = ucp_am_send_nbx(imp->ep, SD_UCX_AM_HELLO, NULL, 0, imp->hello, len, &rp);
 	if (UCS_PTR_IS_ERR(req))
 		sd_ucx_import_dead(imp, "UCX cannot send the hello to the exporter: %s",
 				   ucs_status_string(UCS_PTR_STATUS(req)));

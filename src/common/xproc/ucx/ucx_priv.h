@@ -34,6 +34,7 @@
 #include <doca_error.h>
 #include <doca_types.h>
 
+#include "ucx_wire.h"
 #include "xproc_ucx_module.h"
 
 /* ---- runtime (ucx_runtime.c) ---- */
@@ -114,7 +115,7 @@ struct sd_ucx_import {
 	ucp_rkey_h rkey;        /* READY only */
 	uint32_t granted;       /* READY only: the exporter's rights (its grant), checked on every access */
 	ucs_status_ptr_t hello_req;
-	uint8_t hello[64];      /* the hello in flight */
+	uint8_t hello[SD_UCX_HELLO_MAX_LEN]; /* the hello in flight */
 	bool reported;          /* the reason it died was logged */
 	bool keep;              /* UCX may still call back with it: never free it */
 	char why[160];          /* why it is DEAD */

@@ -122,10 +122,20 @@ static void sd_ucx_flush(struct sd_ucx_op *op, ucp_worker_h worker)
 		op->failed = true;
 		return;
 	}
-	if (req == NULL)
-		return;
-	op->req[op->nreq++] = req;
-	sd_ucx_run(op, worker);
+	if (req != NULL) {
+		op->req[op->nreq++] = req;
+		sd_ucx_run(op, worker);
+	}
+	/*
+	 * UCX (1.13 seen) may end a flush without error when the endpoint failed
+	 * under it, the exporter having closed the connection (a stopped export,
+	 * a revoked re-export): the put may then never have landed.  The endpoint's
+	 * error callback mostly runs in that same progress call, so a write whose
+	 * import died meanwhile fails too (a load, no system call; docs/decisions.md,
+	 * heading revoke, says what it leaves open).
+	 */
+	if (atomic_load(&op->imp->state) != SD_UCX_READY)
+		op->failed = true; /* the endpoint's error callback said why */
 }
 
 /* Lock held: the access failed; make sure nothing of it is still running. */

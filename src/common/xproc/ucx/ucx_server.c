@@ -28,6 +28,17 @@
  * rejects the key once it is unmapped.  export_close returns only when no
  * peer can reach the memory any more.
  *
+ * A peer that presents a descriptor handed on by a relay (a DPU's
+ * re-export of a PCI import, xproc_reexport.c) names the relay's record in
+ * its hello.  The host and the DPU share one machine, so the thread opens
+ * that record and looks at it at every pass (its state word; whether the
+ * relay still holds its lock, once per tick of the coarse clock), sleeping
+ * at most 1 ms while it watches any: once the relay destroyed its import or
+ * died, the peer's connection is closed, as for a stopped export.  The
+ * peer's copies are served by this thread (UCX carries RMA here as active
+ * messages that this worker applies), so nothing of the peer lands after
+ * the close.  A relay that revoked before the hello gets the peer a DENY.
+ *
  * The last export stops the thread and releases the worker and listener.
  */
 #include <errno.h>
@@ -40,6 +51,7 @@
 #include "sd_log.h"
 #include "ucx_priv.h"
 #include "ucx_wire.h"
+#include "xproc_relay.h"
 
 #define SD_UCX_EXPORT_MAGIC 0x55435845u /* "EXCU" */
 /* Busy-poll this long after the last event before sleeping (a burst of copies stays awake). */
@@ -48,6 +60,8 @@
 #define SD_UCX_MAX_PEERS 1024u
 /* How long closing one connection may take (a forced close completes locally). */
 #define SD_UCX_CLOSE_NS 200000000ull
+/* Progress calls with events in a row before the thread looks at cuts and relays again. */
+#define SD_UCX_PROGRESS_BATCH 256u
 
 struct sd_ucx_export {
 	uint32_t magic;
@@ -71,6 +85,7 @@ struct sd_ucx_peer {
 	bool close_after_send;  /* disconnect once `out` has left */
 	ucs_status_ptr_t out_req;
 	uint8_t *out;           /* the answer in flight */
+	struct sd_xp_relay_watch relay; /* a relayed hello's relay record; holds nothing otherwise */
 	struct sd_ucx_peer *next;
 };
 
@@ -113,6 +128,7 @@ static void sd_ucx_peer_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 static void sd_ucx_peer_free(struct sd_ucx_peer *peer)
 {
 	sd_srv.npeers--;
+	priv_doca_xp_relay_close(&peer->relay);
 	if (peer->ep != NULL && !sd_ucx_ep_close_force(sd_srv.worker, peer->ep, SD_UCX_CLOSE_NS))
 		return; /* its error callback may still come: keep the peer rather than free what UCX holds */
 	if (peer->out_req != NULL && ucp_request_check_status(peer->out_req) != UCS_INPROGRESS) {
@@ -146,6 +162,7 @@ static void sd_ucx_conn_request(ucp_conn_request_h req, void *arg)
 		return;
 	}
 	peer->since_ns = sd_ucx_now_ns();
+	peer->relay.fd = -1;
 	peer->next = sd_srv.peers;
 	sd_srv.peers = peer;
 	sd_srv.npeers++;
@@ -239,6 +256,31 @@ static uint8_t *sd_ucx_grant_build(const struct sd_ucx_export *e, uint64_t nonce
 	return buf;
 }
 
+/*
+ * A hello for a descriptor that a relay handed on (a DPU's re-export of
+ * this process's PCI export): watch the relay's record for as long as the
+ * peer is connected.  False when the relay revoked already.
+ */
+static bool sd_ucx_relay_watch(struct sd_ucx_peer *peer, const struct sd_ucx_hello *h, const struct sd_ucx_export *e)
+{
+	struct sd_xp_relay_id id = {
+		.pid = h->relay.pid,
+		.export_id = h->relay.export_id,
+		.start_time = h->relay.start_time,
+		.addr = e->args.addr,
+		.len = e->args.len,
+	};
+
+	memcpy(id.token, h->token, sizeof(id.token));
+	if (!h->relayed)
+		return true;
+	if (priv_doca_xp_relay_open(&peer->relay, &id))
+		return true;
+	SD_LOG_DBG("export %llu: refused a peer whose descriptor relay pid %u revoked already",
+		   (unsigned long long)e->args.export_id, h->relay.pid);
+	return false;
+}
+
 static ucs_status_t sd_ucx_on_hello(void *arg, const void *header, size_t header_length, void *data, size_t length,
 				    const ucp_am_recv_param_t *param)
 {
@@ -247,6 +289,7 @@ static ucs_status_t sd_ucx_on_hello(void *arg, const void *header, size_t header
 	struct sd_ucx_export *e;
 	uint8_t *buf = NULL;
 	size_t len = 0;
+	bool revoked;
 
 	(void)arg;
 	(void)header;
@@ -264,11 +307,12 @@ static ucs_status_t sd_ucx_on_hello(void *arg, const void *header, size_t header
 	}
 	pthread_mutex_lock(&sd_srv.lock);
 	e = sd_ucx_export_find(&h);
-	if (e != NULL)
+	revoked = e != NULL && !sd_ucx_relay_watch(peer, &h, e);
+	if (e != NULL && !revoked)
 		buf = sd_ucx_grant_build(e, h.nonce, &len);
 	pthread_mutex_unlock(&sd_srv.lock);
-	if (e == NULL) {
-		sd_ucx_peer_deny(peer, h.nonce, SD_UCX_DENY_NO_EXPORT);
+	if (e == NULL || revoked) {
+		sd_ucx_peer_deny(peer, h.nonce, revoked ? SD_UCX_DENY_REVOKED : SD_UCX_DENY_NO_EXPORT);
 		return UCS_OK;
 	}
 	if (buf == NULL) {
@@ -345,11 +389,35 @@ static void sd_ucx_cut(void)
 }
 
 
-/* Sleep until the worker has an event, or for a while that grows with the silence. */
-static void sd_ucx_sleep(uint64_t silent_ns)
+/*
+ * Cut off every peer whose relay revoked the descriptor it presented: its
+ * connection closes in the next reap.  How many relayed peers are still
+ * connected (the sleep stays short while there are any).
+ */
+static unsigned sd_ucx_revoke_relayed(void)
+{
+	unsigned watched = 0;
+
+	for (struct sd_ucx_peer *p = sd_srv.peers; p != NULL; p = p->next) {
+		if (p->relay.page == NULL || p->failed)
+			continue;
+		if (priv_doca_xp_relay_live(&p->relay)) {
+			watched++;
+			continue;
+		}
+		SD_LOG_DBG("export %llu: the relay that handed a peer the descriptor revoked it; closing that "
+			   "peer's connection",
+			   p->exp != NULL ? (unsigned long long)p->exp->args.export_id : 0ull);
+		p->failed = true;
+	}
+	return watched;
+}
+
+/* Sleep until the worker has an event, or for a while that grows with the silence (1 ms while relays are watched). */
+static void sd_ucx_sleep(uint64_t silent_ns, bool watching)
 {
 	struct pollfd pfd = {.fd = sd_srv.efd, .events = POLLIN};
-	int timeout_ms = silent_ns < 100000000ull ? 1 : silent_ns < 1000000000ull ? 10 : 50;
+	int timeout_ms = silent_ns < 100000000ull || watching ? 1 : silent_ns < 1000000000ull ? 10 : 50;
 
 	if (ucp_worker_arm(sd_srv.worker) == UCS_ERR_BUSY)
 		return;
@@ -362,13 +430,15 @@ static void *sd_ucx_server_main(void *arg)
 
 	(void)arg;
 	while (!atomic_load(&sd_srv.quit)) {
-		unsigned events = 0;
+		unsigned events = 0, watched;
 		uint64_t now;
 
-		while (ucp_worker_progress(sd_srv.worker) != 0)
+		/* Bounded: a peer that never pauses must not hold off the cuts below. */
+		while (events < SD_UCX_PROGRESS_BATCH && ucp_worker_progress(sd_srv.worker) != 0)
 			events++;
 		if (atomic_load(&sd_srv.to_cut) != 0)
 			sd_ucx_cut();
+		watched = sd_ucx_revoke_relayed();
 		now = sd_ucx_now_ns();
 		sd_ucx_reap(now);
 		if (events != 0) {
@@ -376,7 +446,7 @@ static void *sd_ucx_server_main(void *arg)
 			continue;
 		}
 		if (now - last_event > SD_UCX_SPIN_NS)
-			sd_ucx_sleep(now - last_event);
+			sd_ucx_sleep(now - last_event, watched != 0);
 	}
 	while (sd_srv.peers != NULL) {
 		struct sd_ucx_peer *p = sd_srv.peers;

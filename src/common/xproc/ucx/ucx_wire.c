@@ -3,8 +3,12 @@
  *
  * Common head (8 bytes): u32 magic, u16 version, u16 reason (DENY) or 0.
  *
- * HELLO (48): head, u64 nonce, u64 export id, u32 generation, u32 zero,
- *             16 B token
+ * HELLO (48): head, u64 nonce, u64 export id, u32 generation, u32 flags
+ *             (0), 16 B token
+ *       (64): the same with flags bit 0 (relayed), then u32 relay pid,
+ *             u32 relay record's export id, u64 relay start time.  Flags
+ *             were a zero field before: an exporter of that time refuses a
+ *             relayed hello as malformed, which fails closed.
  * GRANT (48 + key): head, u64 nonce, u64 addr, u64 len, u32 flags
  *             (bit 0: writable), u32 key length, u32 access mask of the
  *             export, u32 zero, then the packed key
@@ -16,6 +20,7 @@
 #include "xproc_le.h"
 
 #define SD_UCX_GRANT_WRITABLE 1u
+#define SD_UCX_HELLO_RELAYED 1u
 
 static void sd_ucx_head(uint8_t *out, uint16_t reason)
 {
@@ -30,27 +35,44 @@ static bool sd_ucx_head_ok(const uint8_t *b, size_t len, size_t min)
 	       sd_le_get16(b + 4) == SD_UCX_WIRE_VERSION;
 }
 
-void sd_ucx_hello_encode(const struct sd_ucx_hello *h, uint8_t out[SD_UCX_HELLO_LEN])
+size_t sd_ucx_hello_encode(const struct sd_ucx_hello *h, uint8_t out[SD_UCX_HELLO_MAX_LEN])
 {
-	memset(out, 0, SD_UCX_HELLO_LEN);
+	memset(out, 0, SD_UCX_HELLO_MAX_LEN);
 	sd_ucx_head(out, 0);
 	sd_le_put64(out + 8, h->nonce);
 	sd_le_put64(out + 16, h->export_id);
 	sd_le_put32(out + 24, h->generation);
 	memcpy(out + 32, h->token, SD_XP_TOKEN_LEN);
+	if (!h->relayed)
+		return SD_UCX_HELLO_LEN;
+	sd_le_put32(out + 28, SD_UCX_HELLO_RELAYED);
+	sd_le_put32(out + 48, h->relay.pid);
+	sd_le_put32(out + 52, h->relay.export_id);
+	sd_le_put64(out + 56, h->relay.start_time);
+	return SD_UCX_HELLO_RELAY_LEN;
 }
 
 bool sd_ucx_hello_decode(const void *buf, size_t len, struct sd_ucx_hello *h)
 {
 	const uint8_t *b = buf;
+	uint32_t flags;
 
-	if (len != SD_UCX_HELLO_LEN || !sd_ucx_head_ok(b, len, SD_UCX_HELLO_LEN) ||
-	    sd_le_get16(b + 6) != 0 || sd_le_get32(b + 28) != 0)
+	if (!sd_ucx_head_ok(b, len, SD_UCX_HELLO_LEN) || sd_le_get16(b + 6) != 0)
+		return false;
+	flags = sd_le_get32(b + 28);
+	if (len != (flags == SD_UCX_HELLO_RELAYED ? SD_UCX_HELLO_RELAY_LEN : flags == 0 ? SD_UCX_HELLO_LEN : 0))
 		return false;
 	h->nonce = sd_le_get64(b + 8);
 	h->export_id = sd_le_get64(b + 16);
 	h->generation = sd_le_get32(b + 24);
 	memcpy(h->token, b + 32, SD_XP_TOKEN_LEN);
+	h->relayed = flags == SD_UCX_HELLO_RELAYED;
+	memset(&h->relay, 0, sizeof(h->relay));
+	if (h->relayed) {
+		h->relay.pid = sd_le_get32(b + 48);
+		h->relay.export_id = sd_le_get32(b + 52);
+		h->relay.start_time = sd_le_get64(b + 56);
+	}
 	return true;
 }
 
@@ -115,6 +137,9 @@ const char *sd_ucx_deny_text(uint16_t reason)
 		return "it could not read the request (a different softdoca version?)";
 	case SD_UCX_DENY_BOUND:
 		return "the connection already serves another export";
+	case SD_UCX_DENY_REVOKED:
+		return "the process that handed this descriptor on (a DPU re-exporting host memory) revoked it; ask it "
+		       "for a new one";
 	default:
 		return "for a reason this softdoca does not know";
 	}

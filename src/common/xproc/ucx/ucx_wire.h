@@ -5,7 +5,10 @@
  * naming the export (id, generation) and proving it holds the descriptor
  * (the 128-bit token).  The exporter answers on that endpoint with GRANT
  * (the range and the packed remote key) when the export is live and every
- * field matches, else DENY, and closes the endpoint.  Nothing else travels
+ * field matches, else DENY, and closes the endpoint.  A hello for a
+ * descriptor some process handed on (a DPU's re-export) also names that
+ * process's relay record, which the exporter then watches: once the relay
+ * revokes, the exporter closes the connection.  Nothing else travels
  * as a message: the copies are UCX RMA on the granted key.
  *
  * Messages are UCX active messages, little-endian, fixed layout; the
@@ -29,6 +32,8 @@
 #define SD_UCX_WIRE_VERSION 2u /* 2: a grant carries the exporter's rights */
 
 #define SD_UCX_HELLO_LEN 48u
+#define SD_UCX_HELLO_RELAY_LEN 64u /* a hello that names a relay record */
+#define SD_UCX_HELLO_MAX_LEN SD_UCX_HELLO_RELAY_LEN
 #define SD_UCX_GRANT_HEAD_LEN 48u /* the packed key follows */
 #define SD_UCX_DENY_LEN 16u
 #define SD_UCX_RKEY_MAX 4096u     /* larger keys are refused */
@@ -38,6 +43,12 @@ struct sd_ucx_hello {
 	uint64_t export_id;
 	uint32_t generation;
 	uint8_t token[SD_XP_TOKEN_LEN];
+	bool relayed; /* the descriptor was handed on: `relay` names the record that can revoke it */
+	struct {
+		uint32_t pid;
+		uint32_t export_id;
+		uint64_t start_time;
+	} relay;
 };
 
 struct sd_ucx_grant {
@@ -54,9 +65,11 @@ enum sd_ucx_deny_reason {
 	SD_UCX_DENY_NO_EXPORT = 1, /* no live export with that id, generation and token */
 	SD_UCX_DENY_MALFORMED = 2, /* not a hello this softdoca understands */
 	SD_UCX_DENY_BOUND = 3,     /* this endpoint already holds an export */
+	SD_UCX_DENY_REVOKED = 4,   /* the process that handed the descriptor on revoked it */
 };
 
-void sd_ucx_hello_encode(const struct sd_ucx_hello *h, uint8_t out[SD_UCX_HELLO_LEN]);
+/* Encode `h` into `out` (room for SD_UCX_HELLO_MAX_LEN); the length written. */
+size_t sd_ucx_hello_encode(const struct sd_ucx_hello *h, uint8_t out[SD_UCX_HELLO_MAX_LEN]);
 bool sd_ucx_hello_decode(const void *buf, size_t len, struct sd_ucx_hello *h);
 
 /* Head of a grant; the caller appends g->rkey_len key bytes. */
