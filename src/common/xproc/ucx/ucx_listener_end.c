@@ -20,7 +20,8 @@
  *      accepts no packet: nothing new enters its accept queue; a peer's
  *      retried handshake then meets the closed port and is refused);
  *   2. what is already queued is accepted here and closed (the peer reads
- *      its end), so UCX's thread finds the queue empty;
+ *      its end), so UCX's thread finds the queue empty; again on each
+ *      pass of step 4, for a handshake the kernel was finishing meanwhile;
  *   3. each socket UCX accepted on the listener's port is shut down: UCX's
  *      thread sees it end and releases its server endpoint (a socket whose
  *      bytes came first reaches the owner's handler, which refuses it:
@@ -34,6 +35,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/filter.h>
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -153,21 +155,36 @@ static void sd_ucx_end_accepted(int fd, void *arg)
 	}
 }
 
-/* Steps 1 and 2: no handshake completes any more, and none waits in the queue. */
+/* Step 1: no handshake completes any more. */
 static void sd_ucx_close_door(int listen_fd)
 {
 	struct sock_filter drop_all = BPF_STMT(BPF_RET | BPF_K, 0);
 	struct sock_fprog prog = {.len = 1, .filter = &drop_all};
-	int fd;
+	int flags = fcntl(listen_fd, F_GETFL);
 
+	/* UCX makes it non-blocking already; step 2 must never wait on an empty queue. */
+	if (flags >= 0 && !(flags & O_NONBLOCK))
+		(void)fcntl(listen_fd, F_SETFL, flags | O_NONBLOCK);
 	if (setsockopt(listen_fd, SOL_SOCKET, SO_ATTACH_FILTER, &prog, sizeof(prog)) != 0)
 		SD_LOG_DBG("cannot filter the UCX listening socket (%s); new peers may still be accepted while it closes",
 			   strerror(errno));
+}
+
+/*
+ * Step 2, on every pass: a handshake the kernel was completing while the
+ * filter went on may still reach the queue; taken here, UCX never sees it.
+ */
+static void sd_ucx_take_queued(int listen_fd)
+{
+	int fd;
+
+	if (listen_fd < 0) /* not found: only steps 3 and 4 run */
+		return;
 	while ((fd = accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0)
 		close(fd);
 }
 
-/* Steps 3 and 4. */
+/* Steps 2 to 4. */
 static void sd_ucx_drain_accepted(ucp_worker_h worker, struct sd_ucx_scan *s)
 {
 	uint64_t start = sd_ucx_now_ns(), quiet_since = start;
@@ -175,6 +192,7 @@ static void sd_ucx_drain_accepted(ucp_worker_h worker, struct sd_ucx_scan *s)
 	for (;;) {
 		uint64_t now;
 
+		sd_ucx_take_queued(s->listen_fd);
 		s->accepted = 0;
 		sd_ucx_each_fd(sd_ucx_end_accepted, s);
 		sd_ucx_hand_out_queued_requests(worker);
