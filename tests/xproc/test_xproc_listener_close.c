@@ -30,7 +30,7 @@
 
 #define ROUNDS 40
 #define PEERS 6
-#define SPREAD_US 3000u      /* the peers' bytes leave within this long after the close begins */
+#define SPREAD_US 1000u      /* the peers' bytes leave within this long after the close begins */
 #define ACCEPT_WAIT_US 3000u /* time for UCX's thread to accept the peers before the close */
 #define CLOSE_LIMIT_NS 1000000000ull
 
