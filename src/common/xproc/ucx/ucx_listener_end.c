@@ -195,7 +195,8 @@ static void sd_ucx_drain_accepted(ucp_worker_h worker, struct sd_ucx_scan *s)
 		sd_ucx_take_queued(s->listen_fd);
 		s->accepted = 0;
 		sd_ucx_each_fd(sd_ucx_end_accepted, s);
-		sd_ucx_hand_out_queued_requests(worker);
+		if (s->accepted != 0)
+			sd_ucx_hand_out_queued_requests(worker); /* a socket whose bytes came first is a request */
 		now = sd_ucx_now_ns();
 		if (s->accepted != 0)
 			quiet_since = now;
