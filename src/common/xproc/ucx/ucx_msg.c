@@ -413,7 +413,7 @@ static void sd_ucx_msg_close(void *node)
 	while (n->links != NULL)
 		sd_ucx_msg_link_close(n, n->links);
 	if (n->listener != NULL)
-		ucp_listener_destroy(n->listener);
+		sd_ucx_listener_end(n->worker, n->listener); /* after the links: their sockets share its port */
 	if (n->worker != NULL)
 		ucp_worker_destroy(n->worker);
 	if (n->ctx != NULL)

@@ -12,6 +12,8 @@
  *                  endpoint per import, the handshake
  *   ucx_rma.c      an import's accesses: ucp_get_nbx, ucp_put_nbx, ucp_atomic_op_nbx
  *   ucx_module.c   the table libdoca_common opens (xproc_ucx_module.h)
+ *   ucx_listener_end.c  destroying a listener once no connection it
+ *                  accepted can still reach it
  *
  * Threads.  The exporting side's worker belongs to its library thread;
  * other threads only queue requests for it (a revoke) and wake it with
@@ -77,14 +79,25 @@ bool sd_ucx_ep_close_force(ucp_worker_h worker, ucp_ep_h ep, uint64_t limit_ns);
  * Before destroying a listener of `worker`: progress the worker so that
  * every connection request UCX has queued reaches the owner's handler,
  * which must refuse it by then (the owner sets its closing flag first).
- * UCX 1.13 (and later releases too) may crash when a listener is
- * destroyed with a request still queued: its network thread later handles
- * the request against the freed listener.  A peer that connected to a
- * worker its program never progressed (an exporter waiting on something
- * else) leaves exactly such a request behind.  A request arriving after
- * this call still races, but within microseconds instead of a run's length.
+ * ucp_listener_destroy would reject them too; handing them out lets the
+ * owner's handler see each one.  Alone, this does not keep UCX from
+ * calling into a freed listener: sd_ucx_listener_end below does.
  */
 void sd_ucx_hand_out_queued_requests(ucp_worker_h worker);
+
+/*
+ * Destroy `listener` of `worker` (ucx_listener_end.c): the listening socket
+ * first stops completing handshakes, every connection UCX accepted on it is
+ * ended and the worker progressed until none is left (at most 200 ms), and
+ * only then does ucp_listener_destroy run.  UCX (1.13, and later releases
+ * too) frees a listener while connections it accepted, whose first bytes
+ * have not arrived yet, still point to it: those bytes then made UCX's
+ * thread call into freed memory (a crash at context stop).  The owner
+ * closes its own connections and sets its closing flag (its request
+ * handler refuses) before the call; the caller's thread must be the one
+ * allowed to progress `worker`.
+ */
+void sd_ucx_listener_end(ucp_worker_h worker, ucp_listener_h listener);
 
 /* ---- exporting side (ucx_server.c) ---- */
 

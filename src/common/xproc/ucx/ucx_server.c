@@ -519,8 +519,7 @@ static void sd_ucx_server_teardown(void)
 {
 	if (sd_srv.listener != NULL) {
 		sd_srv.closing = true;
-		sd_ucx_hand_out_queued_requests(sd_srv.worker);
-		ucp_listener_destroy(sd_srv.listener);
+		sd_ucx_listener_end(sd_srv.worker, sd_srv.listener); /* the thread closed every peer */
 	}
 	if (sd_srv.worker != NULL)
 		ucp_worker_destroy(sd_srv.worker);
