@@ -95,12 +95,20 @@ seed_rdma_desc() {
 	printf '\002\130\001' >"$1/own-token"
 }
 
-# seed_rdma_net DIR - one record each (length 56, payload length): a send of 64 bytes, an answer for one message.
+# seed_rdma_net DIR - one record each (length 56, payload length): a send of 64 bytes, an answer for one
+# message; a batch of two sends without bytes (its header, then two records: prefix, then a send's header).
 seed_rdma_net() {
-	printf '\070\100\000SDNM\001\004\000\000\001\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000' >"$1/msg"
+	printf '\070\100\000SDNM\002\004\000\000\001\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000' >"$1/msg"
 	head -c 32 /dev/zero >>"$1/msg"
-	printf '\070\000\000SDNM\001\005\000\000\001\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000\001' >"$1/ans"
+	printf '\070\000\000SDNM\002\005\000\000\001\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000\001' >"$1/ans"
 	head -c 31 /dev/zero >>"$1/ans"
+	printf '\070\200\000SDNM\002\010\000\000\001\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000\002' >"$1/batch"
+	head -c 31 /dev/zero >>"$1/batch"
+	for seq in '\001' '\002'; do
+		head -c 8 /dev/zero >>"$1/batch"
+		printf "SDNM\\002\\004\\000\\000\\001\\000\\000\\000\\000\\000\\000\\000$seq" >>"$1/batch"
+		head -c 39 /dev/zero >>"$1/batch"
+	done
 }
 
 for t in $targets; do

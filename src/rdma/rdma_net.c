@@ -9,6 +9,11 @@
  * payload that finds a receive posted is copied once, into the receive's
  * buffers; one that does not is kept in UCX's own buffer (no copy) until a
  * receive is posted or its RNR budget runs out.
+ *
+ * Small sends a program submits from its completion callbacks wait for the
+ * end of the progress pass and leave together, one BATCH per run of them
+ * (rdma_net.h): with a window of sends resubmitted from their completions,
+ * each answer's worth of sends costs one system call instead of one each.
  */
 #include <errno.h>
 #include <sched.h>
@@ -32,7 +37,8 @@
 
 /* A message the receiver holds for want of a posted receive. */
 struct sd_rdma_held {
-	void *data; /* UCX's buffer, kept (NULL when the message has no bytes) */
+	void *data;  /* the message's bytes in UCX's buffer (NULL when it has none) */
+	void *owner; /* UCX's buffer to hand back when this entry leaves the queue (NULL: none) */
 	uint64_t len;
 	uint64_t seq;
 	uint64_t write_len;
@@ -56,6 +62,14 @@ struct sd_rdma_net_conn {
 	uint64_t heard_ns;   /* when the peer last said something while we waited */
 	struct sd_rdma_task **win;
 	uint8_t (*win_hdr)[SD_RDMA_NET_HDR_LEN]; /* each window slot's header, read by UCX until answered */
+	/*
+	 * The BATCH records of our unanswered small messages (prefix, header,
+	 * the payload copied), packed in sequence order in one ring so that a
+	 * run of them is one buffer for UCX, read by it until answered.
+	 */
+	uint8_t *tx_ring;
+	uint64_t tx_head;      /* bytes staged since the connection began: the next record starts here */
+	struct iovec *rec_iov; /* each slot's record in tx_ring (length 0: too long to batch) */
 	/* Receiver. */
 	uint32_t peer_id;    /* the peer's connection id, from its hello: our answers name it */
 	uint64_t expect_seq; /* of the peer's next message */
@@ -81,6 +95,7 @@ struct sd_rdma_net {
 	void *node;
 	uint16_t port;
 	uint64_t made_ready; /* tasks this side made ready (sends answered, receives filled): news for a sleeper */
+	bool tx_pending;     /* sends submitted from callbacks wait for the pass's end (sd_rdma_net_transmit_all) */
 };
 
 static void sd_rdma_net_settle(struct sd_rdma_task *t, doca_error_t status)
@@ -153,7 +168,7 @@ static struct sd_rdma_net_conn *sd_rdma_net_conn_of(struct doca_rdma_connection 
 }
 
 static void sd_rdma_net_end(struct doca_rdma_connection *c, doca_error_t status, bool tell, bool closed);
-static void sd_rdma_net_transmit_waiting(struct doca_rdma_connection *c);
+static int sd_rdma_net_transmit_waiting(struct doca_rdma_connection *c);
 
 /* ---- answers (receiver) ---- */
 
@@ -232,9 +247,9 @@ static void sd_rdma_net_held_pop(struct doca_rdma *rdma, struct sd_rdma_net_conn
 {
 	struct sd_rdma_held *m = sd_rdma_net_held_at(nc, 0);
 
-	if (m->data != NULL)
-		rdma->net->ops->release(rdma->net->node, m->data);
-	m->data = NULL;
+	if (m->owner != NULL)
+		rdma->net->ops->release(rdma->net->node, m->owner);
+	m->data = m->owner = NULL;
 	nc->held_head = (nc->held_head + 1) & (nc->held_cap - 1);
 	nc->held_n--;
 }
@@ -265,13 +280,16 @@ static void sd_rdma_net_drain_held(struct doca_rdma *rdma, struct doca_rdma_conn
 	}
 }
 
-/* A message of the peer, in order: fill a receive now, or hold it. */
+/*
+ * A message of the peer, in order: fill a receive now, or hold it (true),
+ * handing UCX's buffer `owner` back when the held entry leaves.
+ */
 static bool sd_rdma_net_take(struct doca_rdma *rdma, struct doca_rdma_connection *c, const struct sd_rdma_net_hdr *h,
-			     void *data, size_t len)
+			     void *data, size_t len, void *owner)
 {
 	struct sd_rdma_net_conn *nc = c->net;
-	struct sd_rdma_held m = {.data = len != 0 ? data : NULL, .len = len, .seq = h->seq, .write_len = h->count,
-				 .opcode = h->word, .imm = h->imm};
+	struct sd_rdma_held m = {.data = len != 0 ? data : NULL, .owner = owner, .len = len, .seq = h->seq,
+				 .write_len = h->count, .opcode = h->word, .imm = h->imm};
 	uint64_t now = sd_rdma_now_ns();
 
 	if (nc->held_n == 0 && rdma->rq_head != NULL && sd_rdma_conn_usable(c)) {
@@ -291,7 +309,7 @@ static bool sd_rdma_net_take(struct doca_rdma *rdma, struct doca_rdma_connection
 	m.deadline_ns = now + (uint64_t)h->rnr_ms * 1000000ull;
 	*sd_rdma_net_held_at(nc, nc->held_n) = m;
 	nc->held_n++;
-	return m.data != NULL;
+	return true;
 }
 
 /* ---- ending a connection's network side ---- */
@@ -447,6 +465,45 @@ static const char *sd_rdma_net_on_data(struct doca_rdma_connection *c, const str
 	return NULL;
 }
 
+/*
+ * The records of a BATCH, each taken as the MSG it holds, in order.  The
+ * records a receive could not take yet are the batch's last ones (once one
+ * is held, those after it are held too): the last held entry hands UCX's
+ * buffer back when it leaves the queue, after the others.  True when some
+ * record is held (UCX's buffer is kept).
+ */
+static bool sd_rdma_net_take_batch(struct doca_rdma_connection *c, const struct sd_rdma_net_hdr *bh, void *data,
+				   size_t len, const char **why)
+{
+	struct sd_rdma_net_conn *nc = c->net;
+	const uint8_t *p = data;
+	bool held = false;
+
+	if (bh->seq != nc->expect_seq)
+		*why = "a batch out of sequence";
+	for (uint64_t i = 0; i < bh->count && *why == NULL; i++) {
+		struct sd_rdma_net_hdr h;
+		const uint8_t *payload;
+		size_t plen, used;
+		*why = sd_rdma_net_decode_record(p, len, &h, &payload, &plen, &used);
+		if (*why == NULL && h.conn_id != c->id)
+			*why = "a batch record for another connection";
+		if (*why == NULL)
+			*why = sd_rdma_net_on_data(c, &h, plen);
+		if (*why != NULL)
+			break;
+		held |= sd_rdma_net_take(c->rdma, c, &h, (void *)payload, plen, NULL);
+		p += used;
+		len -= used;
+	}
+	if (*why == NULL && len != 0)
+		*why = "bytes after a batch's last record";
+	if (!held)
+		return false;
+	sd_rdma_net_held_at(nc, nc->held_n - 1)->owner = data;
+	return true;
+}
+
 static bool sd_rdma_net_dispatch(struct doca_rdma_connection *c, void *link, const struct sd_rdma_net_hdr *h,
 				 void *data, size_t len, const char **why)
 {
@@ -461,7 +518,13 @@ static bool sd_rdma_net_dispatch(struct doca_rdma_connection *c, void *link, con
 	case SD_RDMA_NET_MSG:
 		if (!on_in || (*why = sd_rdma_net_on_data(c, h, len)) != NULL)
 			return false;
-		return sd_rdma_net_take(c->rdma, c, h, data, len);
+		return sd_rdma_net_take(c->rdma, c, h, data, len, len != 0 ? data : NULL) && len != 0;
+	case SD_RDMA_NET_BATCH:
+		if (!on_in) {
+			*why = "a batch on the wrong link";
+			return false;
+		}
+		return sd_rdma_net_take_batch(c, h, data, len, why);
 	case SD_RDMA_NET_OK:
 	case SD_RDMA_NET_DENY:
 		if (on_out && h->seq == nc->nonce && (h->type == SD_RDMA_NET_DENY || h->word != nc->window)) {
@@ -473,7 +536,8 @@ static bool sd_rdma_net_dispatch(struct doca_rdma_connection *c, void *link, con
 		} else if (on_out && h->seq == nc->nonce && !nc->bound) {
 			nc->heard_ns = sd_rdma_now_ns();
 			nc->bound = true;
-			sd_rdma_net_transmit_waiting(c);
+			if (sd_rdma_net_transmit_waiting(c) != 0)
+				nc->doomed = true; /* inside a UCX callback: the event step ends the connection's messages */
 		}
 		return false;
 	case SD_RDMA_NET_ANS:
@@ -539,29 +603,145 @@ static size_t sd_rdma_net_iov(const struct sd_rdma_task *t, struct iovec iov[SD_
 }
 
 /*
- * The peer bound our link: transmit the messages that waited for it, in
- * order.  UCX may deliver a message sent while the endpoint was still
- * being wired up ahead of the hello queued before it (a sender that did not
- * progress between the two), and the peer drops anything that comes on a
- * link before its hello, so nothing but the hello goes out before the OK.
+ * The ring holds a record for each message of the window and one more: the
+ * unanswered ones (at most the window, packed in sequence order) plus the
+ * gap a record that would straddle the ring's end leaves when it moves to
+ * the start never reach the oldest unanswered record's bytes.
  */
-static void sd_rdma_net_transmit_waiting(struct doca_rdma_connection *c)
+static size_t sd_rdma_net_tx_ring_len(uint32_t window)
+{
+	return ((size_t)window + 1) * (SD_RDMA_NET_REC_HDR + SD_RDMA_NET_SMALL);
+}
+
+/*
+ * Stage message `t` as a BATCH record at the ring's head when its payload
+ * is small enough to travel in one: the record then holds a copy of the
+ * bytes.
+ */
+static void sd_rdma_net_stage(struct sd_rdma_net_conn *nc, const struct sd_rdma_task *t,
+			      const struct sd_rdma_net_hdr *h, uint32_t slot)
+{
+	struct iovec iov[SD_RDMA_SLOT_SEGS];
+	size_t n = sd_rdma_net_iov(t, iov), len = 0, ring = sd_rdma_net_tx_ring_len(nc->window);
+
+	nc->rec_iov[slot].iov_len = 0;
+	for (size_t i = 0; i < n; i++)
+		len += iov[i].iov_len;
+	if (len > SD_RDMA_NET_SMALL)
+		return; /* sent alone, from the task's own buffers */
+	if (nc->tx_head % ring + SD_RDMA_NET_REC_HDR + len > ring)
+		nc->tx_head += ring - nc->tx_head % ring; /* records never straddle the ring's end */
+	uint8_t *rec = nc->tx_ring + nc->tx_head % ring;
+	nc->rec_iov[slot] = (struct iovec){.iov_base = rec, .iov_len = SD_RDMA_NET_REC_HDR + len};
+	nc->tx_head += SD_RDMA_NET_REC_HDR + len;
+	sd_rdma_net_encode_record(h, (uint32_t)len, rec);
+	rec += SD_RDMA_NET_REC_HDR;
+	for (size_t i = 0; i < n; i++) {
+		memcpy(rec, iov[i].iov_base, iov[i].iov_len);
+		rec += iov[i].iov_len;
+	}
+}
+
+/*
+ * How many of the unsent messages from `seq` on leave in one BATCH, and in
+ * how many bytes: consecutive staged ones, up to SD_RDMA_NET_MAX_BATCH,
+ * whose records lie end to end in the ring (one buffer for UCX).
+ */
+static uint32_t sd_rdma_net_run(const struct sd_rdma_net_conn *nc, uint64_t seq, size_t *bytes)
+{
+	const uint8_t *end = NULL;
+	uint32_t n = 0;
+
+	*bytes = 0;
+	while (seq + n < nc->next_seq && n < SD_RDMA_NET_MAX_BATCH) {
+		const struct iovec *rec = &nc->rec_iov[(seq + n) & (nc->window - 1)];
+		const struct sd_rdma_task *t = nc->win[(seq + n) & (nc->window - 1)];
+		if (t == NULL || t->net_seq != seq + n || rec->iov_len == 0 || (n != 0 && rec->iov_base != end))
+			break;
+		end = (const uint8_t *)rec->iov_base + rec->iov_len;
+		*bytes += rec->iov_len;
+		n++;
+	}
+	return n;
+}
+
+/* One message alone: its header and its task's own buffers. */
+static int sd_rdma_net_send_one(struct doca_rdma_connection *c, uint64_t seq)
 {
 	struct sd_rdma_net_conn *nc = c->net;
+	uint32_t slot = (uint32_t)(seq & (nc->window - 1));
 	struct iovec iov[SD_RDMA_SLOT_SEGS];
 
-	for (; nc->unsent < nc->next_seq && !nc->ended; nc->unsent++) {
-		struct sd_rdma_task *t = nc->win[nc->unsent & (nc->window - 1)];
+	return c->rdma->net->ops->send(nc->out, nc->win_hdr[slot], SD_RDMA_NET_HDR_LEN, iov,
+				       sd_rdma_net_iov(nc->win[slot], iov));
+}
 
-		if (t == NULL || t->net_seq != nc->unsent)
-			continue; /* flushed by a stop meanwhile */
-		size_t n = sd_rdma_net_iov(t, iov);
-		if (c->rdma->net->ops->send(nc->out, nc->win_hdr[nc->unsent & (nc->window - 1)], SD_RDMA_NET_HDR_LEN,
-					    iov, n) != 0) {
-			nc->doomed = true; /* inside a UCX callback: the event step ends the connection's messages */
-			return;
+/* `n` staged messages from `seq` on, `bytes` of records, as one BATCH whose header takes the first one's slot. */
+static int sd_rdma_net_send_batch(struct doca_rdma_connection *c, uint64_t seq, uint32_t n, size_t bytes)
+{
+	struct sd_rdma_net_conn *nc = c->net;
+	uint32_t slot = (uint32_t)(seq & (nc->window - 1));
+	struct sd_rdma_net_hdr h = {.type = SD_RDMA_NET_BATCH, .conn_id = c->remote.conn_id, .seq = seq, .count = n};
+	struct iovec records = {.iov_base = nc->rec_iov[slot].iov_base, .iov_len = bytes};
+
+	sd_rdma_net_encode(&h, nc->win_hdr[slot]);
+	return c->rdma->net->ops->send(nc->out, nc->win_hdr[slot], SD_RDMA_NET_HDR_LEN, &records, 1);
+}
+
+/*
+ * Transmit the messages that wait, in order: runs of small ones as
+ * batches, the others alone.  They wait for the peer's OK (UCX may deliver
+ * a message sent while the endpoint was still being wired up ahead of the
+ * hello queued before it, and the peer drops anything that comes on a link
+ * before its hello), or for the end of the progress pass that submitted
+ * them from a callback.  0, or the transport's errno.
+ */
+static int sd_rdma_net_transmit_waiting(struct doca_rdma_connection *c)
+{
+	struct sd_rdma_net_conn *nc = c->net;
+
+	while (nc->unsent < nc->next_seq && !nc->ended) {
+		uint64_t seq = nc->unsent;
+		const struct sd_rdma_task *t = nc->win[seq & (nc->window - 1)];
+		size_t bytes = 0;
+		uint32_t n = t != NULL && t->net_seq == seq ? sd_rdma_net_run(nc, seq, &bytes) : 0;
+		int err = 0;
+
+		if (t == NULL || t->net_seq != seq) {
+			nc->unsent++; /* flushed by a stop meanwhile */
+			continue;
 		}
+		err = n >= 2 ? sd_rdma_net_send_batch(c, seq, n, bytes) : sd_rdma_net_send_one(c, seq);
+		if (err != 0)
+			return err;
+		nc->unsent += n >= 2 ? n : 1;
 	}
+	return 0;
+}
+
+/* The pass ends: every connection's sends that waited for it leave. */
+static void sd_rdma_net_transmit_all(struct doca_rdma *rdma)
+{
+	rdma->net->tx_pending = false;
+	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
+		struct sd_rdma_net_conn *nc = c->net;
+		if (nc == NULL || !nc->bound || nc->ended || nc->doomed || nc->unsent == nc->next_seq)
+			continue;
+		if (sd_rdma_net_transmit_waiting(c) != 0)
+			sd_rdma_net_end(c, DOCA_ERROR_NOT_CONNECTED, false, false);
+	}
+}
+
+/*
+ * May this send wait for the end of the progress pass?  Only a small one
+ * submitted from a callback of this PE: the program is inside
+ * doca_pe_progress, whose event step sends it before the pass reports
+ * anything more (a program that submits and then leaves its loop has
+ * submitted outside a callback, and its send leaves at once).
+ */
+static bool sd_rdma_net_may_wait(const struct doca_rdma_connection *c, uint32_t slot)
+{
+	return c->net->rec_iov[slot].iov_len != 0 && sd_pe_dispatching(c->rdma->ctx.pe);
 }
 
 static uint32_t sd_rdma_net_rnr_ms(const struct doca_rdma *rdma)
@@ -574,7 +754,6 @@ void sd_rdma_net_send(struct sd_rdma_task *t, enum doca_rdma_opcode opcode)
 {
 	struct doca_rdma_connection *c = t->conn;
 	struct sd_rdma_net_conn *nc = c->net;
-	struct iovec iov[SD_RDMA_SLOT_SEGS];
 
 	if (nc == NULL || !nc->ready || nc->ended) {
 		sd_rdma_net_settle(t, DOCA_ERROR_NOT_CONNECTED);
@@ -589,20 +768,24 @@ void sd_rdma_net_send(struct sd_rdma_task *t, enum doca_rdma_opcode opcode)
 		.seq = nc->next_seq, .count = opcode == DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM ? t->filled_len : 0,
 		.imm = opcode == DOCA_RDMA_OPCODE_RECV_SEND ? 0 : t->imm, .rnr_ms = sd_rdma_net_rnr_ms(c->rdma),
 	};
-	uint8_t *buf = nc->win_hdr[nc->next_seq & (nc->window - 1)];
+	uint32_t slot = (uint32_t)(nc->next_seq & (nc->window - 1));
 
 	t->opcode = opcode;
-	sd_rdma_net_encode(&h, buf);
+	sd_rdma_net_encode(&h, nc->win_hdr[slot]);
+	sd_rdma_net_stage(nc, t, &h, slot);
 	if (nc->oldest == nc->next_seq)
 		nc->heard_ns = sd_rdma_now_ns(); /* the peer's silence counts from the first message it owes */
 	t->net_seq = nc->next_seq;
-	nc->win[nc->next_seq & (nc->window - 1)] = t;
+	nc->win[slot] = t;
 	nc->next_seq++;
-	if (nc->bound) {
-		nc->unsent = nc->next_seq;
-		if (c->rdma->net->ops->send(nc->out, buf, SD_RDMA_NET_HDR_LEN, iov, sd_rdma_net_iov(t, iov)) != 0)
-			sd_rdma_net_end(c, DOCA_ERROR_NOT_CONNECTED, false, false);
+	if (!nc->bound)
+		return; /* leaves with the peer's OK */
+	if (sd_rdma_net_may_wait(c, slot)) {
+		c->rdma->net->tx_pending = true;
+		return;
 	}
+	if (sd_rdma_net_transmit_waiting(c) != 0)
+		sd_rdma_net_end(c, DOCA_ERROR_NOT_CONNECTED, false, false);
 }
 
 /* A peer that owes answers and has said nothing for the liveness bound is gone (a cut link). */
@@ -653,8 +836,10 @@ doca_error_t sd_rdma_net_join(struct doca_rdma_connection *c, const struct sd_rd
 	nc->window = sd_rdma_net_pow2(rdma->send_queue_size);
 	nc->win = calloc(nc->window, sizeof(*nc->win));
 	nc->win_hdr = calloc(nc->window, sizeof(*nc->win_hdr));
+	nc->tx_ring = malloc(sd_rdma_net_tx_ring_len(nc->window));
+	nc->rec_iov = calloc(nc->window, sizeof(*nc->rec_iov));
 	nc->nonce = ((uint64_t)c->self.token[0] << 32) ^ sd_rdma_now_ns();
-	if (nc->win == NULL || nc->win_hdr == NULL)
+	if (nc->win == NULL || nc->win_hdr == NULL || nc->tx_ring == NULL || nc->rec_iov == NULL)
 		return SD_REJECT_AS(func, DOCA_ERROR_NO_MEMORY, "cannot allocate the send window of connection %u",
 				    c->id);
 	c->remote = *id; /* the hello names the peer's connection */
@@ -724,6 +909,8 @@ bool sd_rdma_net_progress(struct doca_rdma *rdma)
 	if (rdma->net == NULL)
 		return false;
 	before = rdma->net->made_ready;
+	if (rdma->net->tx_pending)
+		sd_rdma_net_transmit_all(rdma);
 	events = rdma->net->ops->progress(rdma->net->node);
 	now = sd_rdma_now_ns();
 	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
@@ -776,6 +963,8 @@ void sd_rdma_net_conn_free(struct doca_rdma_connection *c)
 	sd_rdma_net_end(c, DOCA_ERROR_NOT_CONNECTED, false, false);
 	free(c->net->win);
 	free(c->net->win_hdr);
+	free(c->net->tx_ring);
+	free(c->net->rec_iov);
 	free(c->net->held);
 	free(c->net);
 	c->net = NULL;
@@ -844,6 +1033,8 @@ bool sd_rdma_net_arm(struct doca_rdma *rdma, int *fd, uint64_t *at)
 	*at = 0;
 	if (net == NULL)
 		return false;
+	if (net->tx_pending)
+		sd_rdma_net_transmit_all(rdma); /* nothing may wait for a pass that the sleep postpones */
 	bound = (uint64_t)net->ops->timeout_ms() * 1000000ull;
 	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
 		struct sd_rdma_net_conn *nc = c->net;

@@ -13,6 +13,7 @@
  *
  *   sender --MSG(seq, opcode, immediate, write length, bytes)--> receiver
  *   sender <--ANS(first seq, count, status)--------------------- receiver
+ *   sender --BATCH(first seq, n, n records)----------------------> receiver
  *   sender <--HOLD (the receiver holds messages, no receive yet)-- receiver
  *   either --CLOSE--> the other (disconnect, stop)
  *
@@ -23,6 +24,13 @@
  * exactly once whatever order answers take.  The sender never has more
  * messages unanswered than its window, which the receiver's hold queue is
  * sized for at HELLO; nothing is allocated per message on either side.
+ *
+ * A BATCH carries several consecutive small messages in one active message
+ * (one system call instead of one per message): the sends a program
+ * submits from its completion callbacks leave together at the end of the
+ * progress pass.  Each record is an 8-byte prefix (u32 payload length, u32
+ * zero), a MSG header and the payload; the receiver treats each record as
+ * the MSG it holds, one by one, in order.
  */
 #ifndef SD_RDMA_NET_H
 #define SD_RDMA_NET_H
@@ -34,11 +42,15 @@
 #include <doca_error.h>
 
 #define SD_RDMA_NET_MAGIC 0x4d4e4453u /* "SDNM" */
-#define SD_RDMA_NET_VERSION 1u
+#define SD_RDMA_NET_VERSION 2u /* 2: BATCH */
 #define SD_RDMA_NET_HDR_LEN 56u
 #define SD_RDMA_NET_MAX_WINDOW 4096u /* messages a sender may have unanswered on one connection */
 #define SD_RDMA_NET_MAX_RNR_MS 2000u /* the longest RNR budget (retry count 7) */
 #define SD_RDMA_NET_MAX_RUN 65536u   /* sequence numbers one answer may cover */
+#define SD_RDMA_NET_SMALL 256u        /* the longest payload a BATCH record carries */
+#define SD_RDMA_NET_MAX_BATCH 64u     /* records in one BATCH */
+#define SD_RDMA_NET_REC_PREFIX 8u
+#define SD_RDMA_NET_REC_HDR (SD_RDMA_NET_REC_PREFIX + SD_RDMA_NET_HDR_LEN) /* a record before its payload */
 
 enum sd_rdma_net_type {
 	SD_RDMA_NET_HELLO = 1, /* link -> peer's connection `conn_id`, proving its token */
@@ -48,6 +60,7 @@ enum sd_rdma_net_type {
 	SD_RDMA_NET_ANS,       /* the outcome of `count` messages from `seq` on */
 	SD_RDMA_NET_HOLD,      /* the receiver holds messages for want of a receive: it is alive */
 	SD_RDMA_NET_CLOSE,     /* the sender of this ended the connection */
+	SD_RDMA_NET_BATCH,     /* `count` MSG records from `seq` on, in the payload */
 	SD_RDMA_NET_TYPE_END,
 };
 
@@ -56,9 +69,10 @@ enum sd_rdma_net_type {
  *    0 u32 magic "SDNM"  4 u8 version  5 u8 type  6 u16 zero
  *    8 u32 connection id of the end it is for
  *   12 u32 word: MSG opcode, ANS status (a doca_error_t), HELLO/OK window, else 0
- *   16 u64 seq: MSG sequence number, ANS first one, HELLO/OK/DENY nonce, else 0
- *   24 u64 count: MSG write length, ANS number of messages, HELLO sender's
- *               connection id, else 0
+ *   16 u64 seq: MSG sequence number, ANS and BATCH first one, HELLO/OK/DENY
+ *               nonce, else 0
+ *   24 u64 count: MSG write length, ANS and BATCH number of messages, HELLO
+ *               sender's connection id, else 0
  *   32 u32 immediate (MSG with immediate, big-endian as given), else 0
  *   36 u32 RNR budget in ms (MSG), else 0
  *   40 u8[16] token (HELLO), else zero
@@ -81,5 +95,18 @@ void sd_rdma_net_encode(const struct sd_rdma_net_hdr *h, uint8_t out[SD_RDMA_NET
  * the broken one.
  */
 const char *sd_rdma_net_decode(const void *buf, size_t len, size_t payload_len, struct sd_rdma_net_hdr *h);
+
+/* Write a BATCH record's prefix and MSG header for a payload of `payload_len` bytes. */
+void sd_rdma_net_encode_record(const struct sd_rdma_net_hdr *h, uint32_t payload_len,
+			       uint8_t out[SD_RDMA_NET_REC_HDR]);
+/*
+ * Check and decode the BATCH record at the start of the `left` bytes at
+ * `p`: its MSG header into `h`, where its payload starts and how long it
+ * is, and how many bytes the whole record takes.  NULL when it keeps the
+ * rules (a MSG, a payload of at most SD_RDMA_NET_SMALL bytes that fits in
+ * `left`), else the broken one.
+ */
+const char *sd_rdma_net_decode_record(const uint8_t *p, size_t left, struct sd_rdma_net_hdr *h,
+				      const uint8_t **payload, size_t *payload_len, size_t *used);
 
 #endif /* SD_RDMA_NET_H */

@@ -85,7 +85,7 @@ static const char *sd_net_check_type(const struct sd_rdma_net_hdr *h, size_t pay
 {
 	if (h->type != SD_RDMA_NET_HELLO && !sd_net_zero(h->token, sizeof(h->token)))
 		return "token bytes on a message other than a hello";
-	if (h->type != SD_RDMA_NET_MSG && payload_len != 0)
+	if (h->type != SD_RDMA_NET_MSG && h->type != SD_RDMA_NET_BATCH && payload_len != 0)
 		return "bytes attached to a control message";
 	if (h->type != SD_RDMA_NET_MSG && (h->imm != 0 || h->rnr_ms != 0))
 		return "message fields on a control message";
@@ -97,6 +97,13 @@ static const char *sd_net_check_type(const struct sd_rdma_net_hdr *h, size_t pay
 		return h->type == SD_RDMA_NET_OK && h->count != 0 ? "a count on an answer to a hello" : NULL;
 	case SD_RDMA_NET_MSG:
 		return sd_net_check_msg(h, payload_len);
+	case SD_RDMA_NET_BATCH:
+		if (h->seq == 0 || h->count < 2 || h->count > SD_RDMA_NET_MAX_BATCH || h->word != 0)
+			return "a batch of fewer than 2 or more than 64 messages";
+		return payload_len >= h->count * SD_RDMA_NET_REC_HDR &&
+				       payload_len <= h->count * (SD_RDMA_NET_REC_HDR + SD_RDMA_NET_SMALL)
+			       ? NULL
+			       : "a batch whose length cannot hold its records";
 	case SD_RDMA_NET_ANS:
 		if (h->seq == 0 || h->count == 0 || h->count > SD_RDMA_NET_MAX_RUN)
 			return "an answer for no message, or for too many";
@@ -130,4 +137,31 @@ const char *sd_rdma_net_decode(const void *buf, size_t len, size_t payload_len, 
 	h->rnr_ms = sd_net_get32(b + 36);
 	memcpy(h->token, b + 40, sizeof(h->token));
 	return sd_net_check_type(h, payload_len);
+}
+
+void sd_rdma_net_encode_record(const struct sd_rdma_net_hdr *h, uint32_t payload_len,
+			       uint8_t out[SD_RDMA_NET_REC_HDR])
+{
+	sd_net_put32(out, payload_len);
+	sd_net_put32(out + 4, 0);
+	sd_rdma_net_encode(h, out + SD_RDMA_NET_REC_PREFIX);
+}
+
+const char *sd_rdma_net_decode_record(const uint8_t *p, size_t left, struct sd_rdma_net_hdr *h,
+				      const uint8_t **payload, size_t *payload_len, size_t *used)
+{
+	if (left < SD_RDMA_NET_REC_HDR)
+		return "a batch cut inside a record's header";
+	uint32_t len = sd_net_get32(p);
+	if (sd_net_get32(p + 4) != 0 || len > SD_RDMA_NET_SMALL || len > left - SD_RDMA_NET_REC_HDR)
+		return "a batch record longer than 256 bytes or than what is left of the batch";
+	const char *why = sd_rdma_net_decode(p + SD_RDMA_NET_REC_PREFIX, SD_RDMA_NET_HDR_LEN, len, h);
+	if (why != NULL)
+		return why;
+	if (h->type != SD_RDMA_NET_MSG)
+		return "a batch record that is not a message";
+	*payload = p + SD_RDMA_NET_REC_HDR;
+	*payload_len = len;
+	*used = SD_RDMA_NET_REC_HDR + len;
+	return NULL;
 }

@@ -2,7 +2,8 @@
  * test_rdma_net_wire.c - the headers two RDMA contexts exchange across
  * namespaces (src/rdma/rdma_net_wire.c), compiled in: each type's valid
  * header is accepted and encodes back to the same bytes, and every field a
- * peer could get wrong is refused with a reason, one mutation at a time.
+ * peer could get wrong is refused with a reason, one mutation at a time;
+ * the same for the records a BATCH carries.
  */
 #include <doca_rdma.h>
 
@@ -41,10 +42,20 @@ static struct sd_rdma_net_hdr base(uint8_t type)
 	case SD_RDMA_NET_DENY:
 		h.seq = 99;
 		break;
+	case SD_RDMA_NET_BATCH:
+		h.seq = 1;
+		h.count = 2;
+		break;
 	default: /* HOLD, CLOSE */
 		break;
 	}
 	return h;
+}
+
+/* The payload a valid header of type `t` comes with. */
+static size_t payload_of(uint8_t t)
+{
+	return t == SD_RDMA_NET_MSG ? 64 : t == SD_RDMA_NET_BATCH ? 2 * SD_RDMA_NET_REC_HDR + 64 : 0;
 }
 
 /* Encode, then decode with `payload` bytes claimed: the reason, or NULL when accepted. */
@@ -64,7 +75,7 @@ static void each_types_valid_header_round_trips(void)
 		uint8_t bytes[SD_RDMA_NET_HDR_LEN], again[SD_RDMA_NET_HDR_LEN];
 
 		sd_rdma_net_encode(&h, bytes);
-		CHECK(sd_rdma_net_decode(bytes, sizeof(bytes), t == SD_RDMA_NET_MSG ? 64 : 0, &out) == NULL);
+		CHECK(sd_rdma_net_decode(bytes, sizeof(bytes), payload_of(t), &out) == NULL);
 		sd_rdma_net_encode(&out, again);
 		CHECK(memcmp(bytes, again, sizeof(bytes)) == 0);
 	}
@@ -114,12 +125,12 @@ static void control_messages_carry_no_message_fields(void)
 		if (t == SD_RDMA_NET_MSG)
 			continue;
 		h = base(t);
-		CHECK(decode(&h, 1) != NULL); /* bytes attached */
+		CHECK(decode(&h, 1) != NULL); /* bytes attached (or, for a batch, too few for its records) */
 		h.imm = 1;
-		CHECK(decode(&h, 0) != NULL);
+		CHECK(decode(&h, payload_of(t)) != NULL);
 		h = base(t);
 		h.rnr_ms = 1;
-		CHECK(decode(&h, 0) != NULL);
+		CHECK(decode(&h, payload_of(t)) != NULL);
 		if (t != SD_RDMA_NET_HELLO) {
 			uint8_t b[SD_RDMA_NET_HDR_LEN];
 			struct sd_rdma_net_hdr out;
@@ -127,7 +138,7 @@ static void control_messages_carry_no_message_fields(void)
 			h = base(t);
 			sd_rdma_net_encode(&h, b); /* writes no token on this type: forge one byte of it */
 			b[SD_RDMA_NET_HDR_LEN - 1] = 1;
-			CHECK(sd_rdma_net_decode(b, sizeof(b), 0, &out) != NULL);
+			CHECK(sd_rdma_net_decode(b, sizeof(b), payload_of(t), &out) != NULL);
 		}
 	}
 }
@@ -206,6 +217,80 @@ static void messages_keep_their_rules(void)
 	CHECK(decode(&h, 8) != NULL); /* a write's immediate with bytes */
 }
 
+static void batch_headers_keep_their_rules(void)
+{
+	struct sd_rdma_net_hdr h = base(SD_RDMA_NET_BATCH);
+	size_t least = 2 * SD_RDMA_NET_REC_HDR, most = 2 * (SD_RDMA_NET_REC_HDR + SD_RDMA_NET_SMALL);
+
+	CHECK(decode(&h, least) == NULL);
+	CHECK(decode(&h, most) == NULL);
+	CHECK(decode(&h, least - 1) != NULL); /* cannot hold two record headers */
+	CHECK(decode(&h, most + 1) != NULL);  /* more than two records of 256 bytes */
+	h.count = 1;
+	CHECK(decode(&h, SD_RDMA_NET_REC_HDR) != NULL); /* a batch of one is a plain message */
+	h.count = SD_RDMA_NET_MAX_BATCH + 1;
+	CHECK(decode(&h, h.count * SD_RDMA_NET_REC_HDR) != NULL);
+	h.count = SD_RDMA_NET_MAX_BATCH;
+	CHECK(decode(&h, h.count * SD_RDMA_NET_REC_HDR) == NULL);
+	h = base(SD_RDMA_NET_BATCH);
+	h.seq = 0;
+	CHECK(decode(&h, least) != NULL);
+	h = base(SD_RDMA_NET_BATCH);
+	h.word = 1; /* a batch has no opcode of its own */
+	CHECK(decode(&h, least) != NULL);
+}
+
+/* Decode the record in `rec` as if `left` bytes of the batch remained: the reason, or NULL. */
+static const char *record(const uint8_t *rec, size_t left, struct sd_rdma_net_hdr *out, size_t *plen, size_t *used)
+{
+	const uint8_t *payload = NULL;
+	const char *why = sd_rdma_net_decode_record(rec, left, out, &payload, plen, used);
+
+	if (why == NULL)
+		CHECK(payload == rec + SD_RDMA_NET_REC_HDR);
+	return why;
+}
+
+static void batch_records_keep_the_rules_of_a_message(void)
+{
+	uint8_t rec[SD_RDMA_NET_REC_HDR + SD_RDMA_NET_SMALL + 8], again[SD_RDMA_NET_REC_HDR];
+	struct sd_rdma_net_hdr h = base(SD_RDMA_NET_MSG), out;
+	size_t plen = 0, used = 0;
+
+	memset(rec, 0, sizeof(rec));
+	sd_rdma_net_encode_record(&h, 64, rec);
+	CHECK(record(rec, sizeof(rec), &out, &plen, &used) == NULL);
+	CHECK(plen == 64 && used == SD_RDMA_NET_REC_HDR + 64);
+	CHECK(out.seq == h.seq && out.imm == h.imm && out.word == h.word && out.rnr_ms == h.rnr_ms);
+	sd_rdma_net_encode_record(&out, (uint32_t)plen, again);
+	CHECK(memcmp(rec, again, sizeof(again)) == 0);
+	CHECK(record(rec, SD_RDMA_NET_REC_HDR + 63, &out, &plen, &used) != NULL); /* payload cut short */
+	CHECK(record(rec, SD_RDMA_NET_REC_HDR - 1, &out, &plen, &used) != NULL);  /* header cut short */
+	sd_rdma_net_encode_record(&h, SD_RDMA_NET_SMALL, rec);
+	CHECK(record(rec, sizeof(rec), &out, &plen, &used) == NULL);
+	sd_rdma_net_encode_record(&h, SD_RDMA_NET_SMALL + 1, rec);
+	CHECK(record(rec, sizeof(rec), &out, &plen, &used) != NULL); /* too long for a batch */
+	sd_rdma_net_encode_record(&h, 8, rec);
+	rec[5] = 1; /* the prefix's second word must be 0 */
+	CHECK(record(rec, sizeof(rec), &out, &plen, &used) != NULL);
+	h.rnr_ms = SD_RDMA_NET_MAX_RNR_MS + 1; /* a message's own rules hold inside a batch */
+	sd_rdma_net_encode_record(&h, 8, rec);
+	CHECK(record(rec, sizeof(rec), &out, &plen, &used) != NULL);
+	h = base(SD_RDMA_NET_MSG);
+	h.word = DOCA_RDMA_OPCODE_RECV_WRITE_WITH_IMM;
+	h.count = 4096;
+	sd_rdma_net_encode_record(&h, 0, rec);
+	CHECK(record(rec, SD_RDMA_NET_REC_HDR, &out, &plen, &used) == NULL);
+	CHECK(plen == 0 && used == SD_RDMA_NET_REC_HDR && out.count == 4096);
+	for (uint8_t t = SD_RDMA_NET_HELLO; t < SD_RDMA_NET_TYPE_END; t++) {
+		if (t == SD_RDMA_NET_MSG)
+			continue;
+		h = base(t); /* valid on its own, never inside a batch */
+		sd_rdma_net_encode_record(&h, 0, rec);
+		CHECK(record(rec, sizeof(rec), &out, &plen, &used) != NULL);
+	}
+}
+
 int main(void)
 {
 	SD_RUN(each_types_valid_header_round_trips);
@@ -213,5 +298,7 @@ int main(void)
 	SD_RUN(control_messages_carry_no_message_fields);
 	SD_RUN(windows_answers_and_empty_types_keep_their_rules);
 	SD_RUN(messages_keep_their_rules);
+	SD_RUN(batch_headers_keep_their_rules);
+	SD_RUN(batch_records_keep_the_rules_of_a_message);
 	return sd_test_done();
 }
