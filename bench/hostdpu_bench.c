@@ -27,11 +27,13 @@
  * one task in flight (the modelled latency).
  *
  *   ./build/bench/hostdpu_bench [-t seconds per row] [--quick] [--card bf2]
- *                               [--engine inline|workers]
+ *                               [--engine inline|workers] [--split]
  *
  * --engine runs one engine's rows only (for a profiler, or to repeat one
  * column quickly); --card needs both, since it judges against the worker
- * engine's own rates.
+ * engine's own rates.  --split adds, per big size, where the gap to memcpy
+ * lies: the buffers, the engine's per-task path, or the import's access
+ * path (split_row).
  *
  * Exit status: 0 when every copy succeeded and matched, whatever the
  * numbers; 1 on a functional failure.
@@ -69,6 +71,8 @@ struct host_region {
 static const size_t task_sizes[] = {16, 64, 256, 1024, 4096, 16384, 65536};
 static const size_t big_sizes[] = {16384, 65536, 262144, 1 << 20};
 #define BIG_TARGET_FROM 65536 /* the 0.95x target starts here; smaller rows are for comparison */
+
+static bool split; /* --split: where each big row's gap lies (split_row) */
 
 static double now_s(void)
 {
@@ -494,6 +498,136 @@ static void big_row(struct dpu *p, size_t len)
 }
 
 /*
+ * --split: where a big row's gap lies.  Four copies of one size, measured
+ * in the same rounds, each round taking them in turn (1 copy to warm up, 8
+ * timed), medians over the rounds:
+ *   memcpy   the baseline: memcpy between two mappings of one memfd;
+ *   bytes    memcpy of the import task's own bytes (this process's view of
+ *            the host memory) into its own destination: no library, so
+ *            bytes/memcpy is what the buffers and their mappings cost;
+ *   local    a DMA task of the same size between two local buffers: the
+ *            engine's per-task path without an import;
+ *   import   the big row's task (host memory -> local).
+ * The view is the mapping of the host's registered memory that the shared
+ * path made here; without one (SOFTDOCA_MMAP_SHARE=off) `bytes` is n/a.
+ */
+#define SPLIT_ROUNDS 4000
+#define SPLIT_REPS 8
+
+enum split_kind { SPLIT_MEMCPY, SPLIT_BYTES, SPLIT_LOCAL, SPLIT_IMPORT, SPLIT_KINDS };
+
+static double split_ns[SPLIT_KINDS][SPLIT_ROUNDS];
+
+/* This process's mapping of the host's registered memory (named by the library), or NULL. */
+static const uint8_t *host_view(void)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	const uint8_t *view = NULL;
+	char line[512];
+
+	while (f != NULL && view == NULL && fgets(line, sizeof(line), f) != NULL) {
+		unsigned long lo, hi;
+
+		if (strstr(line, "softdoca-registered") != NULL && sscanf(line, "%lx-%lx", &lo, &hi) == 2 &&
+		    hi - lo >= REGION)
+			view = (const uint8_t *)(uintptr_t)lo;
+	}
+	if (f != NULL)
+		fclose(f);
+	return view;
+}
+
+/* Task 1 of the batch: `len` bytes from a second local buffer into the same destination as task 0. */
+static bool split_local_task(struct dpu *p, struct doca_mmap *om, uint8_t *other, size_t len)
+{
+	union doca_data ud = {.u64 = 0};
+
+	return doca_buf_inventory_buf_get_by_data(p->inv, om, other, len, &p->srcs[1]) == DOCA_SUCCESS &&
+	       doca_buf_inventory_buf_get_by_addr(p->inv, p->localmap, p->local, len, &p->dsts[1]) == DOCA_SUCCESS &&
+	       doca_dma_task_memcpy_alloc_init(p->dma, p->srcs[1], p->dsts[1], ud, &p->tasks[1]) == DOCA_SUCCESS;
+}
+
+/* One copy of `kind`; false when a task failed. */
+static bool split_once(struct dpu *p, enum split_kind kind, const struct two_views *v, const uint8_t *view)
+{
+	int t = kind == SPLIT_LOCAL ? 1 : 0;
+
+	if (kind == SPLIT_MEMCPY || kind == SPLIT_BYTES) {
+		uint8_t *d = kind == SPLIT_MEMCPY ? v->dst : p->local;
+		memcpy(d, kind == SPLIT_MEMCPY ? v->b : view, v->len);
+		__asm__ volatile("" : : "r"(d) : "memory");
+		return true;
+	}
+	p->done = 0;
+	doca_buf_reset_data_len(p->dsts[t]);
+	if (doca_task_submit(doca_dma_task_memcpy_as_task(p->tasks[t])) != DOCA_SUCCESS)
+		return false;
+	while (p->done < 1)
+		doca_pe_progress(p->pe);
+	return !p->failed;
+}
+
+/* Rounds of the four kinds in turn for about 2 x p->seconds; the number of rounds. */
+static int split_rounds(struct dpu *p, const struct two_views *v, const uint8_t *view)
+{
+	double t0 = now_s();
+	int r = 0;
+
+	for (; r < SPLIT_ROUNDS && now_s() - t0 < 2 * p->seconds; r++) {
+		for (int k = 0; k < SPLIT_KINDS; k++) {
+			enum split_kind kind = (enum split_kind)((k + r) % SPLIT_KINDS);
+			double a;
+
+			if (kind == SPLIT_BYTES && view == NULL)
+				continue;
+			if (!split_once(p, kind, v, view))
+				return -1;
+			a = now_s();
+			for (int i = 0; i < SPLIT_REPS; i++)
+				if (!split_once(p, kind, v, view))
+					return -1;
+			split_ns[kind][r] = (now_s() - a) / SPLIT_REPS * 1e9;
+		}
+	}
+	return r;
+}
+
+static void split_row(struct dpu *p, size_t len)
+{
+	struct two_views v = {.fd = -1, .a = MAP_FAILED, .b = MAP_FAILED, .dst = NULL, .len = 0};
+	uint8_t *other = aligned_alloc(4096, REGION);
+	const uint8_t *view = host_view();
+	struct doca_mmap *om = NULL;
+	int rounds = -1;
+
+	if (other != NULL) {
+		memset(other, 3, REGION);
+		om = bench_local_mmap(p->dev, other, REGION, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	}
+	if (om != NULL && two_views_open(&v, len) && batch_init(p, len, false, 1) && split_local_task(p, om, other, len))
+		rounds = split_rounds(p, &v, view);
+	batch_fini(p);
+	two_views_close(&v);
+	if (om != NULL)
+		doca_mmap_destroy(om);
+	free(other);
+	if (rounds <= 0) {
+		p->failed = true;
+		return;
+	}
+	double base = median_of(split_ns[SPLIT_MEMCPY], rounds);
+	double bytes = view != NULL ? median_of(split_ns[SPLIT_BYTES], rounds) : 0;
+	double local = median_of(split_ns[SPLIT_LOCAL], rounds), imp = median_of(split_ns[SPLIT_IMPORT], rounds);
+	char bytes_txt[32] = "n/a (no shared view)";
+
+	if (bytes > 0)
+		snprintf(bytes_txt, sizeof(bytes_txt), "%.3fx", base / bytes);
+	printf("  split  %7zu B  memcpy %7.0f ns   same bytes by memcpy %s   local task %.3fx (+%.0f ns)   "
+	       "import task %.3fx (+%.0f ns)\n",
+	       len, base, bytes_txt, base / local, local - base, base / imp, imp - base);
+}
+
+/*
  * The same batches of 64 B tasks between two local buffers of this process:
  * what the engine does without an import, for reference (same run, same load).
  */
@@ -552,6 +686,8 @@ static int dpu_main(const struct host_region *r, bool inline_engine, double seco
 	latency_row(&p, inline_engine);
 	for (size_t i = 0; i < sizeof(big_sizes) / sizeof(big_sizes[0]); i++)
 		big_row(&p, big_sizes[i]);
+	for (size_t i = 0; split && i < sizeof(big_sizes) / sizeof(big_sizes[0]); i++)
+		split_row(&p, big_sizes[i]);
 	fflush(stdout);
 	report_failure(&p);
 	return p.failed ? 1 : 0;
@@ -690,6 +826,8 @@ int main(int argc, char **argv)
 			seconds = 0.01;
 		else if (strcmp(argv[i], "-t") == 0 && i + 1 < argc)
 			seconds = atof(argv[++i]);
+		else if (strcmp(argv[i], "--split") == 0)
+			split = true;
 		else if (strcmp(argv[i], "--card") == 0 && i + 1 < argc)
 			card = argv[++i];
 		else if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "inline") == 0)
@@ -697,7 +835,7 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "workers") == 0)
 			only = 1, i++;
 		else {
-			fprintf(stderr, "usage: %s [-t seconds per row] [--quick] [--card bf2] [--engine inline|workers]\n",
+			fprintf(stderr, "usage: %s [-t seconds per row] [--quick] [--card bf2] [--engine inline|workers] [--split]\n",
 				argv[0]);
 			return 2;
 		}
