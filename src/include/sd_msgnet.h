@@ -48,7 +48,12 @@ struct sd_msgnet_ops {
 	/* Progress the node; the callbacks run in here.  Returns the UCX events seen. */
 	unsigned (*progress)(void *node);
 	void (*link_set_arg)(void *link, void *link_arg);
-	/* Send one message: 0, or an errno (ECONNRESET: the link failed). */
+	/*
+	 * Send one message: 0, or an errno (ECONNRESET: the link failed).  The
+	 * header, the bytes and, for more than one piece, the iov array itself
+	 * stay the caller's to keep valid until the peer answers the message:
+	 * a transport may still read any of them after this returns.
+	 */
 	int (*send)(void *link, const void *hdr, size_t hlen, const struct iovec *iov, size_t iovcnt);
 	/*
 	 * Send a header of at most SD_MSGNET_CTL_LEN bytes, copied first: 0, EAGAIN (the copies are all

@@ -63,6 +63,12 @@ struct sd_rdma_net_conn {
 	struct sd_rdma_task **win;
 	uint8_t (*win_hdr)[SD_RDMA_NET_HDR_LEN]; /* each window slot's header, read by UCX until answered */
 	/*
+	 * Each slot's list of buffers for a message of several: UCX keeps the
+	 * list itself (not only the bytes) for a send it has to queue, so it
+	 * may not live on the stack of the call that posted it.
+	 */
+	struct iovec (*win_iov)[SD_RDMA_SLOT_SEGS];
+	/*
 	 * The BATCH records of our unanswered small messages (prefix, header,
 	 * the payload copied), packed in sequence order in one ring so that a
 	 * run of them is one buffer for UCX, read by it until answered.
@@ -670,7 +676,7 @@ static int sd_rdma_net_send_one(struct doca_rdma_connection *c, uint64_t seq)
 {
 	struct sd_rdma_net_conn *nc = c->net;
 	uint32_t slot = (uint32_t)(seq & (nc->window - 1));
-	struct iovec iov[SD_RDMA_SLOT_SEGS];
+	struct iovec *iov = nc->win_iov[slot];
 
 	return c->rdma->net->ops->send(nc->out, nc->win_hdr[slot], SD_RDMA_NET_HDR_LEN, iov,
 				       sd_rdma_net_iov(nc->win[slot], iov));
@@ -838,8 +844,10 @@ doca_error_t sd_rdma_net_join(struct doca_rdma_connection *c, const struct sd_rd
 	nc->win_hdr = calloc(nc->window, sizeof(*nc->win_hdr));
 	nc->tx_ring = malloc(sd_rdma_net_tx_ring_len(nc->window));
 	nc->rec_iov = calloc(nc->window, sizeof(*nc->rec_iov));
+	nc->win_iov = calloc(nc->window, sizeof(*nc->win_iov));
 	nc->nonce = ((uint64_t)c->self.token[0] << 32) ^ sd_rdma_now_ns();
-	if (nc->win == NULL || nc->win_hdr == NULL || nc->tx_ring == NULL || nc->rec_iov == NULL)
+	if (nc->win == NULL || nc->win_hdr == NULL || nc->tx_ring == NULL || nc->rec_iov == NULL ||
+	    nc->win_iov == NULL)
 		return SD_REJECT_AS(func, DOCA_ERROR_NO_MEMORY, "cannot allocate the send window of connection %u",
 				    c->id);
 	c->remote = *id; /* the hello names the peer's connection */
@@ -965,6 +973,7 @@ void sd_rdma_net_conn_free(struct doca_rdma_connection *c)
 	free(c->net->win_hdr);
 	free(c->net->tx_ring);
 	free(c->net->rec_iov);
+	free(c->net->win_iov);
 	free(c->net->held);
 	free(c->net);
 	c->net = NULL;
