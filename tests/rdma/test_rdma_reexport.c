@@ -248,20 +248,64 @@ static void memory_imported_over_pci_is_handed_on_for_rdma(void)
 	close(down[1]);
 }
 
-/* The end of a revocation case: the host goes, then what the target and the DPU side held. */
-static void revoked_case_end(pid_t host, struct rt_side *t, struct rt_side *d, struct doca_rdma_task_write *wr,
-			     struct doca_rdma_task_read *rd, struct doca_buf *bufs[3], struct doca_mmap *maps[2])
+/* The RDMA peer's side of a revocation case: its import of the re-export and its tasks on it. */
+struct peer_io {
+	uint8_t *local; /* LEN bytes of the peer's own memory */
+	struct doca_mmap *rm, *lm;
+	struct doca_buf *lbuf, *rbuf, *back;
+	struct doca_rdma_task_write *wr;
+	struct doca_rdma_task_read *rd;
+	void *raddr;
+};
+
+/* The peer imports the re-export `rdesc` and writes 256 B of the pattern through it once; false: no import. */
+static bool peer_first_write(struct rt_side *t, const void *rdesc, size_t n, struct peer_io *p)
+{
+	union doca_data ud = {.u64 = 0};
+	size_t rlen;
+
+	CHECK_OK(doca_mmap_create_from_export(NULL, rdesc, n, t->dev, &p->rm));
+	if (p->rm == NULL)
+		return false;
+	CHECK_OK(doca_mmap_get_memrange(p->rm, &p->raddr, &rlen));
+	p->lm = rt_mmap(t->dev, p->local, LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
+	if (p->lm == NULL)
+		return false;
+	for (size_t i = 0; i < 256; i++)
+		p->local[i] = pattern(i);
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(t->inv, p->lm, p->local, 256, &p->lbuf));
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t->inv, p->rm, p->raddr, 256, &p->rbuf));
+	CHECK_OK(doca_rdma_task_write_allocate_init(t->rdma, t->conn, p->lbuf, p->rbuf, ud, &p->wr));
+	CHECK_OK(target_run(t, doca_rdma_task_write_as_task(p->wr)));
+	return true;
+}
+
+/* Once revoked, a read of the bytes written fails as the writes do. */
+static void peer_read_back_fails(struct rt_side *t, struct peer_io *p)
+{
+	union doca_data ud = {.u64 = 0};
+
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(t->inv, p->rm, p->raddr, 256, &p->back));
+	doca_buf_dec_refcount(p->lbuf, NULL);
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t->inv, p->lm, p->local + 4096, 256, &p->lbuf));
+	CHECK_OK(doca_rdma_task_read_allocate_init(t->rdma, t->conn, p->back, p->lbuf, ud, &p->rd));
+	CHECK_ERR(target_run(t, doca_rdma_task_read_as_task(p->rd)), DOCA_ERROR_IO_FAILED);
+}
+
+/* The end of a revocation case: the host killed, the peer's tasks, buffers and maps freed, both sides destroyed. */
+static void revoked_case_end(pid_t host, struct rt_side *t, struct rt_side *d, struct peer_io *p)
 {
 	kill(host, SIGKILL);
 	waitpid(host, NULL, 0);
-	doca_task_free(doca_rdma_task_write_as_task(wr));
-	doca_task_free(doca_rdma_task_read_as_task(rd));
-	for (int i = 0; i < 3; i++)
-		doca_buf_dec_refcount(bufs[i], NULL);
+	doca_task_free(doca_rdma_task_write_as_task(p->wr));
+	doca_task_free(doca_rdma_task_read_as_task(p->rd));
+	doca_buf_dec_refcount(p->lbuf, NULL);
+	doca_buf_dec_refcount(p->rbuf, NULL);
+	doca_buf_dec_refcount(p->back, NULL);
 	rt_stop(t);
 	rt_stop(d);
-	for (int i = 0; i < 2; i++)
-		CHECK_OK(doca_mmap_destroy(maps[i]));
+	CHECK_OK(doca_mmap_destroy(p->rm));
+	CHECK_OK(doca_mmap_destroy(p->lm));
 	rt_destroy(t);
 	rt_destroy(d);
 }
@@ -305,15 +349,11 @@ static void destroying_the_dpu_import_revokes_the_reexport(void)
 	uint8_t d_io[512], d_plain[512];
 	int up[2], down[2];
 	struct rt_side t, d;
-	struct doca_mmap *pm = NULL, *rm = NULL, *lm;
-	struct doca_buf *rbuf = NULL, *lbuf = NULL, *back = NULL;
-	struct doca_rdma_task_write *wr = NULL;
-	struct doca_rdma_task_read *rd = NULL;
-	union doca_data ud = {.u64 = 0};
+	struct doca_mmap *pm = NULL;
+	struct peer_io p = {.local = local};
 	const void *rdesc;
 	uint8_t kept[512];
 	size_t rlen, kept_len;
-	void *raddr;
 	struct refusal revoked = {.last = pattern(0)};
 
 	REQUIRE(pipe(up) == 0 && pipe(down) == 0);
@@ -332,33 +372,18 @@ static void destroying_the_dpu_import_revokes_the_reexport(void)
 	REQUIRE(rlen <= sizeof(kept));
 	memcpy(kept, rdesc, rlen); /* the descriptor's bytes outlive the DPU's mmap */
 	kept_len = rlen;
-	CHECK_OK(doca_mmap_create_from_export(NULL, rdesc, rlen, t.dev, &rm));
-	REQUIRE(rm != NULL);
-	CHECK_OK(doca_mmap_get_memrange(rm, &raddr, &rlen));
-	lm = rt_mmap(t.dev, local, LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(lm != NULL);
-	for (size_t i = 0; i < 256; i++)
-		local[i] = pattern(i);
-	CHECK_OK(doca_buf_inventory_buf_get_by_data(t.inv, lm, local, 256, &lbuf));
-	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t.inv, rm, raddr, 256, &rbuf));
-	CHECK_OK(doca_rdma_task_write_allocate_init(t.rdma, t.conn, lbuf, rbuf, ud, &wr));
-	CHECK_OK(target_run(&t, doca_rdma_task_write_as_task(wr)));
+	REQUIRE(peer_first_write(&t, rdesc, rlen, &p));
 
 	/* Revoked: the write again and a read of the same bytes fail; the host holds the last write allowed. */
 	CHECK_OK(doca_mmap_destroy(pm));
-	CHECK_ERR(write_until_refused(&t, wr, rbuf, raddr, local, &revoked), DOCA_ERROR_IO_FAILED);
-	refusal_sticks(&t, wr, rbuf, raddr, local, &revoked, down[1], up[0]);
+	CHECK_ERR(write_until_refused(&t, p.wr, p.rbuf, p.raddr, local, &revoked), DOCA_ERROR_IO_FAILED);
+	refusal_sticks(&t, p.wr, p.rbuf, p.raddr, local, &revoked, down[1], up[0]);
 	if (!over_ucx())
 		CHECK(revoked.tries == 1);
-	CHECK_OK(doca_buf_inventory_buf_get_by_data(t.inv, rm, raddr, 256, &back));
-	doca_buf_dec_refcount(lbuf, NULL);
-	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t.inv, lm, local + 4096, 256, &lbuf));
-	CHECK_OK(doca_rdma_task_read_allocate_init(t.rdma, t.conn, back, lbuf, ud, &rd));
-	CHECK_ERR(target_run(&t, doca_rdma_task_read_as_task(rd)), DOCA_ERROR_IO_FAILED);
-	fresh_import_of_revoked_descriptor_reaches_nothing(&t, rd, back, kept, kept_len);
+	peer_read_back_fails(&t, &p);
+	fresh_import_of_revoked_descriptor_reaches_nothing(&t, p.rd, p.back, kept, kept_len);
 
-	revoked_case_end(pid, &t, &d, wr, rd, (struct doca_buf *[3]){lbuf, rbuf, back},
-			 (struct doca_mmap *[2]){rm, lm});
+	revoked_case_end(pid, &t, &d, &p);
 	close(up[0]);
 	close(down[1]);
 }
@@ -403,13 +428,7 @@ static void a_dpu_killed_with_its_import_revokes_the_reexport(void)
 	uint8_t d_plain[512], rdesc[512];
 	int up[2], down[2], dpu_up = -1, dpu_down = -1, st = 0;
 	struct rt_side t, d;
-	struct doca_mmap *rm = NULL, *lm;
-	struct doca_buf *rbuf = NULL, *lbuf = NULL, *back = NULL;
-	struct doca_rdma_task_write *wr = NULL;
-	struct doca_rdma_task_read *rd = NULL;
-	union doca_data ud = {.u64 = 0};
-	size_t rlen;
-	void *raddr;
+	struct peer_io p = {.local = local};
 	struct refusal revoked = {.last = pattern(0)};
 
 	REQUIRE(pipe(up) == 0 && pipe(down) == 0);
@@ -426,32 +445,17 @@ static void a_dpu_killed_with_its_import_revokes_the_reexport(void)
 	size_t n = get_blob(dpu_up, rdesc, sizeof(rdesc));
 	REQUIRE(n != 0);
 	REQUIRE(rt_pair(&t, &d, CTX_RW, CTX_RW));
-	CHECK_OK(doca_mmap_create_from_export(NULL, rdesc, n, t.dev, &rm));
-	REQUIRE(rm != NULL);
-	CHECK_OK(doca_mmap_get_memrange(rm, &raddr, &rlen));
-	lm = rt_mmap(t.dev, local, LEN, DOCA_ACCESS_FLAG_LOCAL_READ_WRITE);
-	REQUIRE(lm != NULL);
-	for (size_t i = 0; i < 256; i++)
-		local[i] = pattern(i);
-	CHECK_OK(doca_buf_inventory_buf_get_by_data(t.inv, lm, local, 256, &lbuf));
-	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t.inv, rm, raddr, 256, &rbuf));
-	CHECK_OK(doca_rdma_task_write_allocate_init(t.rdma, t.conn, lbuf, rbuf, ud, &wr));
-	CHECK_OK(target_run(&t, doca_rdma_task_write_as_task(wr)));
+	REQUIRE(peer_first_write(&t, rdesc, n, &p));
 
 	kill(dpu_pid, SIGKILL);
 	CHECK(waitpid(dpu_pid, &st, 0) == dpu_pid && WIFSIGNALED(st));
 	close(dpu_up);
 	close(dpu_down);
-	CHECK_ERR(write_until_refused(&t, wr, rbuf, raddr, local, &revoked), DOCA_ERROR_IO_FAILED);
-	refusal_sticks(&t, wr, rbuf, raddr, local, &revoked, down[1], up[0]);
-	CHECK_OK(doca_buf_inventory_buf_get_by_data(t.inv, rm, raddr, 256, &back));
-	doca_buf_dec_refcount(lbuf, NULL);
-	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t.inv, lm, local + 4096, 256, &lbuf));
-	CHECK_OK(doca_rdma_task_read_allocate_init(t.rdma, t.conn, back, lbuf, ud, &rd));
-	CHECK_ERR(target_run(&t, doca_rdma_task_read_as_task(rd)), DOCA_ERROR_IO_FAILED);
+	CHECK_ERR(write_until_refused(&t, p.wr, p.rbuf, p.raddr, local, &revoked), DOCA_ERROR_IO_FAILED);
+	refusal_sticks(&t, p.wr, p.rbuf, p.raddr, local, &revoked, down[1], up[0]);
+	peer_read_back_fails(&t, &p);
 
-	revoked_case_end(host_pid, &t, &d, wr, rd, (struct doca_buf *[3]){lbuf, rbuf, back},
-			 (struct doca_mmap *[2]){rm, lm});
+	revoked_case_end(host_pid, &t, &d, &p);
 	close(up[0]);
 	close(down[1]);
 }
