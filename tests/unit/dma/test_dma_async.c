@@ -464,54 +464,62 @@ static bool drain_small_batches(struct env *e, double seconds)
 }
 
 /*
- * CPU time of the worker over that of this thread during one drain of
- * `seconds`; -1 where the kernel gives no per-thread CPU time, 2 when the
- * drain failed or did not run.
+ * CPU time of the worker over that of this thread during one drain that
+ * gave this thread at least 30 ms on a CPU (in slices of `seconds`, one
+ * second at most: other processes may hold the CPUs); -1 where the kernel
+ * gives no per-thread CPU time, 2 when the drain failed or did not run.
  */
 static double worker_share_of_a_drain(struct env *e, const char *worker_schedstat, double seconds)
 {
 	double prog0 = thread_cpu_ns("/proc/thread-self/schedstat"), work0 = thread_cpu_ns(worker_schedstat);
-	double prog1, work1;
+	double prog1, work1, t0 = sd_progress_now();
 
 	if (prog0 < 0 || work0 < 0)
 		return -1;
-	if (!drain_small_batches(e, seconds))
-		return 2;
-	prog1 = thread_cpu_ns("/proc/thread-self/schedstat");
+	do {
+		if (!drain_small_batches(e, seconds))
+			return 2;
+		prog1 = thread_cpu_ns("/proc/thread-self/schedstat");
+	} while (prog1 - prog0 < 0.03e9 && sd_progress_now() - t0 < 1.0);
 	work1 = thread_cpu_ns(worker_schedstat);
 	printf("     program thread %.0f ms on a CPU, worker %.0f ms\n", (prog1 - prog0) / 1e6, (work1 - work0) / 1e6);
-	return prog1 - prog0 > 0.02e9 ? (work1 - work0) / (prog1 - prog0) : 2;
+	return prog1 - prog0 >= 0.03e9 ? (work1 - work0) / (prog1 - prog0) : 2;
 }
 
 /*
  * A program that waits in doca_pe_progress for its copies makes them
  * itself, and its worker steps off the CPU meanwhile instead of spinning
  * beside it (on a shared machine the two often share one CPU): the
- * worker's CPU time stays well under the program's (it was about equal,
- * 0.2x to 1.3x on the loaded build machine).  Other processes can preempt
- * the program, and the worker then rightly makes copies it left: the
- * middle of three drains is judged.
+ * worker's CPU time stays well under the program's.  A spinning worker
+ * takes about as much CPU as the program (1.0x on a quiet machine).  Other
+ * processes can preempt the program, and the worker then rightly makes
+ * copies it left (0.3x to 0.66x per drain were seen in a loaded CI run):
+ * the median of seven drains is judged, against half the program's time.
  */
 static void a_program_draining_its_copies_makes_them_and_its_worker_steps_aside(void)
 {
 	char dir[300], path[340];
-	double share[3];
+	enum { DRAINS = 7 };
+	double share[DRAINS];
+	int below = 0;
 	struct env e;
 
 	REQUIRE(env_setup(&e, DRAIN_BATCH));
 	CHECK(copy_lands_without_progress(&e, 91)); /* the worker is up */
 	REQUIRE(thread_dir("sd-dma-w0", dir, sizeof(dir)));
 	snprintf(path, sizeof(path), "%s/schedstat", dir);
-	for (int i = 0; i < 3; i++) {
-		share[i] = worker_share_of_a_drain(&e, path, 0.2);
+	for (int i = 0; i < DRAINS; i++) {
+		share[i] = worker_share_of_a_drain(&e, path, 0.1);
 		if (share[i] < 0) {
 			sd_test_case_skip("this kernel gives no per-thread CPU time (schedstat)");
 			env_teardown(&e);
 			return;
 		}
 	}
-	/* The median of three: at least two drains below 0.3x. */
-	CHECK((share[0] < 0.3) + (share[1] < 0.3) + (share[2] < 0.3) >= 2);
+	for (int i = 0; i < DRAINS; i++)
+		below += share[i] < 0.5;
+	/* The median of seven under 0.5x: at least four drains. */
+	CHECK(below > DRAINS / 2);
 	env_teardown(&e);
 }
 
