@@ -144,7 +144,7 @@ static bool sd_xp_is_self(const struct sd_xp_desc *d)
 static void sd_xp_import_free(struct sd_xp_import *imp)
 {
 	sd_xp_access_close(imp);
-	priv_doca_xp_relay_close(&imp->relay);
+	sd_xp_relay_close(&imp->relay);
 	if (imp->rec != NULL)
 		munmap(imp->rec, SD_XP_REC_SIZE);
 	if (imp->rec_fd >= 0)
@@ -200,7 +200,7 @@ static void sd_xp_attach_relay(struct sd_xp_import *imp, const struct sd_xp_desc
 
 	if (!(d->flags & SD_XP_FLAG_RELAY) || imp->rec == NULL)
 		return;
-	if (!priv_doca_xp_relay_open(&imp->relay, &id)) {
+	if (!sd_xp_relay_open(&imp->relay, &id)) {
 		munmap(imp->rec, SD_XP_REC_SIZE);
 		imp->rec = NULL;
 	}

@@ -95,7 +95,7 @@ static struct sd_xp_record *sd_xp_relay_map_other(const struct sd_xp_relay_id *i
 	return rec;
 }
 
-SD_PRIV bool priv_doca_xp_relay_open(struct sd_xp_relay_watch *w, const struct sd_xp_relay_id *id)
+bool sd_xp_relay_open(struct sd_xp_relay_watch *w, const struct sd_xp_relay_id *id)
 {
 	struct sd_xp_record *rec;
 
@@ -130,14 +130,14 @@ bool sd_xp_relay_lock_ok(struct sd_xp_relay_watch *w)
 	return false;
 }
 
-SD_PRIV bool priv_doca_xp_relay_live(struct sd_xp_relay_watch *w)
+bool sd_xp_relay_live(struct sd_xp_relay_watch *w)
 {
 	if (w->state != NULL && atomic_load_explicit(w->state, memory_order_acquire) != SD_XP_REC_LIVE)
 		return false;
 	return sd_xp_relay_lock_ok(w);
 }
 
-SD_PRIV void priv_doca_xp_relay_close(struct sd_xp_relay_watch *w)
+void sd_xp_relay_close(struct sd_xp_relay_watch *w)
 {
 	if (w->page != NULL)
 		munmap(w->page, SD_XP_REC_SIZE);

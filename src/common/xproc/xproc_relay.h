@@ -9,8 +9,8 @@
  * process died).  Two parties watch it, with this one code:
  *   - an importer on this machine, at each access (xproc_access.c);
  *   - the host's UCX export server, for each peer that presented a
- *     re-exported descriptor (ucx_server.c, in the UCX module, hence the
- *     exported priv_doca_ names).
+ *     re-exported descriptor (ucx_server.c, in the UCX module, which gets
+ *     these three functions in the table xproc_ucx.c hands it at load).
  * The host and the DPU always run on one machine (one box, joined by PCI),
  * so the host can open the DPU's record by the name the descriptor gives.
  */
@@ -22,7 +22,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sd_visibility.h"
 #include "xproc_desc.h"
 
 /* Which relay record a re-exported descriptor names, and the range it must cover. */
@@ -61,10 +60,10 @@ struct sd_xp_relay_watch {
 /*
  * Map the relay record `id` names.  True when it is there, names the same
  * range and is still live (state word and lock); `w` then watches it and
- * priv_doca_xp_relay_close must release it.  False when the relay revoked
+ * sd_xp_relay_close must release it.  False when the relay revoked
  * already (or the name is forged): `w` holds nothing.
  */
-SD_PRIV bool priv_doca_xp_relay_open(struct sd_xp_relay_watch *w, const struct sd_xp_relay_id *id);
+bool sd_xp_relay_open(struct sd_xp_relay_watch *w, const struct sd_xp_relay_id *id);
 
 /*
  * Is the relay still handing the export on?  Its state word at every call
@@ -72,12 +71,12 @@ SD_PRIV bool priv_doca_xp_relay_open(struct sd_xp_relay_watch *w, const struct s
  * most once per tick of the coarse clock (1 to 4 ms), one fcntl.  True for
  * a watch that holds nothing.  Once false, it stays false.
  */
-SD_PRIV bool priv_doca_xp_relay_live(struct sd_xp_relay_watch *w);
+bool sd_xp_relay_live(struct sd_xp_relay_watch *w);
 
-/* The lock half of priv_doca_xp_relay_live, throttled the same way (importers load the state word inline). */
+/* The lock half of sd_xp_relay_live, throttled the same way (importers load the state word inline). */
 bool sd_xp_relay_lock_ok(struct sd_xp_relay_watch *w);
 
-/* Release what priv_doca_xp_relay_open took; `w` then holds nothing. */
-SD_PRIV void priv_doca_xp_relay_close(struct sd_xp_relay_watch *w);
+/* Release what sd_xp_relay_open took; `w` then holds nothing. */
+void sd_xp_relay_close(struct sd_xp_relay_watch *w);
 
 #endif /* SD_XPROC_RELAY_H */

@@ -79,6 +79,13 @@ static void *sd_xp_ucx_dlopen_quietly(const char *path)
 	return lib;
 }
 
+/* What the module may call of the core: handed over at load, never linked back. */
+static const struct sd_ucx_core_ops sd_xp_ucx_core = {
+	.relay_open = sd_xp_relay_open,
+	.relay_live = sd_xp_relay_live,
+	.relay_close = sd_xp_relay_close,
+};
+
 static void sd_xp_ucx_load(void)
 {
 	char dir[4096], path[4200];
@@ -101,7 +108,7 @@ static void sd_xp_ucx_load(void)
 		return;
 	}
 	entry = (sd_ucx_module_entry_t)dlsym(lib, SD_UCX_MODULE_ENTRY);
-	sd_xp_ucx_mod = entry != NULL ? entry(SD_UCX_MODULE_ABI) : NULL;
+	sd_xp_ucx_mod = entry != NULL ? entry(SD_UCX_MODULE_ABI, &sd_xp_ucx_core) : NULL;
 	if (sd_xp_ucx_mod == NULL) {
 		snprintf(sd_xp_ucx_missing, sizeof(sd_xp_ucx_missing),
 			 "%s is not the UCX transport of this softdoca build", path);

@@ -11,7 +11,9 @@
  *
  * The object exports one function, SD_UCX_MODULE_ENTRY, returning the
  * table below.  Both sides are built from the same tree; `abi` guards a
- * stray file of another build.
+ * stray file of another build.  What the module needs of the xproc core
+ * (today: watching a relay record) it gets as a table at that call, so
+ * that calls go from the core down into the module and never back up.
  */
 #ifndef SD_XPROC_UCX_MODULE_H
 #define SD_XPROC_UCX_MODULE_H
@@ -24,13 +26,22 @@
 
 #include "xproc_desc.h"
 
-#define SD_UCX_MODULE_ABI 5u /* 3: message nodes; 4: their event descriptor (event mode); 5: relayed imports */
+#define SD_UCX_MODULE_ABI 6u /* 3: message nodes; 4: their event descriptor; 5: relayed imports; 6: core table */
 #define SD_UCX_MODULE_FILE "libsoftdoca_xproc_ucx.so"
 #define SD_UCX_MODULE_ENTRY "priv_doca_xproc_ucx_module"
 
 struct sd_mem_remote_ops;
 struct sd_msgnet_cbs;
 struct sd_msgnet_ops;
+struct sd_xp_relay_id;
+struct sd_xp_relay_watch;
+
+/* What the core lends the module: the relay-record watch of xproc_relay.h. */
+struct sd_ucx_core_ops {
+	bool (*relay_open)(struct sd_xp_relay_watch *w, const struct sd_xp_relay_id *id);
+	bool (*relay_live)(struct sd_xp_relay_watch *w);
+	void (*relay_close)(struct sd_xp_relay_watch *w);
+};
 
 /* One started-period export of an mmap, as the transport serves it. */
 struct sd_ucx_export_args {
@@ -92,6 +103,6 @@ struct sd_ucx_module {
 	const struct sd_msgnet_ops *msg_ops;
 };
 
-typedef const struct sd_ucx_module *(*sd_ucx_module_entry_t)(uint32_t abi);
+typedef const struct sd_ucx_module *(*sd_ucx_module_entry_t)(uint32_t abi, const struct sd_ucx_core_ops *core);
 
 #endif /* SD_XPROC_UCX_MODULE_H */

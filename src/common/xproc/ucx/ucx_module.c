@@ -30,12 +30,15 @@ static void sd_ucx_at_exit(void)
 	sd_ucx_client_at_exit();
 }
 
-SD_PRIV const struct sd_ucx_module *priv_doca_xproc_ucx_module(uint32_t abi);
+const struct sd_ucx_core_ops *sd_ucx_core;
 
-SD_PRIV const struct sd_ucx_module *priv_doca_xproc_ucx_module(uint32_t abi)
+SD_PRIV const struct sd_ucx_module *priv_doca_xproc_ucx_module(uint32_t abi, const struct sd_ucx_core_ops *core);
+
+SD_PRIV const struct sd_ucx_module *priv_doca_xproc_ucx_module(uint32_t abi, const struct sd_ucx_core_ops *core)
 {
-	if (abi != SD_UCX_MODULE_ABI)
+	if (abi != SD_UCX_MODULE_ABI || core == NULL)
 		return NULL;
+	sd_ucx_core = core;
 	(void)atexit(sd_ucx_at_exit); /* libdoca_common asks once per process */
 	return &sd_ucx_module;
 }

@@ -106,6 +106,8 @@ doca_error_t sd_ucx_export_open(const char *func, const struct sd_ucx_export_arg
 void sd_ucx_export_close(void *handle);
 /* At exit: stop the thread and release UCX, whatever is still exported. */
 void sd_ucx_server_at_exit(void);
+/* What libdoca_common lent at load (ucx_module.c): the server watches relay records through it. */
+extern const struct sd_ucx_core_ops *sd_ucx_core;
 
 /* ---- importing side (ucx_client.c, ucx_rma.c) ---- */
 

@@ -128,7 +128,7 @@ static void sd_ucx_peer_error(void *arg, ucp_ep_h ep, ucs_status_t status)
 static void sd_ucx_peer_free(struct sd_ucx_peer *peer)
 {
 	sd_srv.npeers--;
-	priv_doca_xp_relay_close(&peer->relay);
+	sd_ucx_core->relay_close(&peer->relay);
 	if (peer->ep != NULL && !sd_ucx_ep_close_force(sd_srv.worker, peer->ep, SD_UCX_CLOSE_NS))
 		return; /* its error callback may still come: keep the peer rather than free what UCX holds */
 	if (peer->out_req != NULL && ucp_request_check_status(peer->out_req) != UCS_INPROGRESS) {
@@ -274,7 +274,7 @@ static bool sd_ucx_relay_watch(struct sd_ucx_peer *peer, const struct sd_ucx_hel
 	memcpy(id.token, h->token, sizeof(id.token));
 	if (!h->relayed)
 		return true;
-	if (priv_doca_xp_relay_open(&peer->relay, &id))
+	if (sd_ucx_core->relay_open(&peer->relay, &id))
 		return true;
 	SD_LOG_DBG("export %llu: refused a peer whose descriptor relay pid %u revoked already",
 		   (unsigned long long)e->args.export_id, h->relay.pid);
@@ -401,7 +401,7 @@ static unsigned sd_ucx_revoke_relayed(void)
 	for (struct sd_ucx_peer *p = sd_srv.peers; p != NULL; p = p->next) {
 		if (p->relay.page == NULL || p->failed)
 			continue;
-		if (priv_doca_xp_relay_live(&p->relay)) {
+		if (sd_ucx_core->relay_live(&p->relay)) {
 			watched++;
 			continue;
 		}
