@@ -195,13 +195,13 @@ static void sd_ucx_drain_accepted(ucp_worker_h worker, struct sd_ucx_scan *s)
 		sd_ucx_take_queued(s->listen_fd);
 		s->accepted = 0;
 		sd_ucx_each_fd(sd_ucx_end_accepted, s);
-		if (s->accepted != 0)
-			sd_ucx_hand_out_queued_requests(worker); /* a socket whose bytes came first is a request */
 		now = sd_ucx_now_ns();
-		if (s->accepted != 0)
+		if (s->accepted != 0) {
+			sd_ucx_hand_out_queued_requests(worker); /* a socket whose bytes came first is a request */
 			quiet_since = now;
-		else if (now - quiet_since >= SD_UCX_QUIET_NS)
+		} else if (now - quiet_since >= SD_UCX_QUIET_NS) {
 			return;
+		}
 		if (now - start > SD_UCX_DRAIN_NS) {
 			SD_LOG_DBG("%u connection(s) accepted by UCX did not end within %llu ms; closing the listener",
 				   s->accepted, SD_UCX_DRAIN_NS / 1000000ull);
