@@ -188,12 +188,22 @@ test_details() {
 import json, sys
 for line in open(sys.argv[1]):
     t = json.loads(line)
-    # "project:suite / name" in the name, or a separate "suite" list (meson versions differ)
-    head, _, name = t["name"].rpartition(" / ")
-    suite = (t.get("suite") or [head])[0].split(":")[-1]
-    if suite != "gpu":
+    # Meson versions name a test "project:suite / name" (1.0), "suite - project:name" (1.12),
+    # or give a separate "suite" list: take every spelling.
+    full = t["name"]
+    suites = [s.split(":")[-1] for s in (t.get("suite") or [])]
+    if " / " in full:
+        head, _, name = full.rpartition(" / ")
+        suites.append(head.split(":")[-1])
+    elif " - " in full:
+        head, _, name = full.partition(" - ")
+        suites.append(head.split(":")[-1])
+        name = name.split(":")[-1]
+    else:
+        name = full.split(":")[-1]
+    if "gpu" not in suites:
         continue
-    print(f'  {t["result"]:<5} {suite}/{name or t["name"]}')
+    print(f'  {t["result"]:<5} gpu/{name}')
     lines = (t.get("stdout") or "").splitlines()
     passed = [l for l in lines if l.startswith("ok ")]
     for out in [l for l in lines if not l.startswith("ok ")][-12:]:
