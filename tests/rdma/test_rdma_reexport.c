@@ -454,6 +454,7 @@ static void edited_copies_of_the_reexport_reach_nothing(void)
 	struct rt_side t, d;
 	struct doca_mmap *pm = NULL;
 	struct peer_io p = {.local = local};
+	union doca_data ud = {.u64 = 0};
 	const void *rdesc;
 	size_t rlen;
 
@@ -494,23 +495,17 @@ static void edited_copies_of_the_reexport_reach_nothing(void)
 	reseal(copy, rlen);
 	edited_copy_reaches_nothing(&t, &p, copy, rlen);
 
-	/* The genuine descriptor still reaches the host, which holds the pattern and no 0x7f. */
-	CHECK_OK(doca_buf_set_data(p.rbuf, p.raddr, 0));
-	CHECK_OK(target_run(&t, doca_rdma_task_write_as_task(p.wr)));
+	/* The genuine descriptor still reaches the host, which holds the pattern, no 0x7f of a refused write. */
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(t.inv, p.rm, p.raddr, 256, &p.back));
+	doca_buf_dec_refcount(p.lbuf, NULL);
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t.inv, p.lm, local + 4096, 256, &p.lbuf));
+	CHECK_OK(doca_rdma_task_read_allocate_init(t.rdma, t.conn, p.back, p.lbuf, ud, &p.rd));
+	CHECK_OK(target_run(&t, doca_rdma_task_read_as_task(p.rd)));
+	CHECK(local[4096] == pattern(0) && local[4096 + 255] == pattern(255));
 	CHECK(host_first_byte(down[1], up[0]) == pattern(0));
 
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
-	doca_task_free(doca_rdma_task_write_as_task(p.wr));
-	doca_buf_dec_refcount(p.lbuf, NULL);
-	doca_buf_dec_refcount(p.rbuf, NULL);
-	rt_stop(&t);
-	rt_stop(&d);
-	CHECK_OK(doca_mmap_destroy(p.rm));
-	CHECK_OK(doca_mmap_destroy(p.lm));
 	CHECK_OK(doca_mmap_destroy(pm));
-	rt_destroy(&t);
-	rt_destroy(&d);
+	revoked_case_end(pid, &t, &d, &p);
 	close(up[0]);
 	close(down[1]);
 }
