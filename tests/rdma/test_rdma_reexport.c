@@ -6,8 +6,9 @@
  * first again for RDMA, and the storage target, which imports that RDMA
  * descriptor and reads and writes the host's bytes over its RDMA
  * connection to the DPU.  The refusals around it, the end of the host's
- * export, and the end of the DPU's hand-on (destroyed, or its process
- * killed) are checked too.
+ * export, the end of the DPU's hand-on (destroyed, or its process killed),
+ * and copies of the re-export that the peer edited (the relay's name
+ * dropped, another token shown) are checked too.
  *
  * Run twice: as is (the imports reach the host through a shared mapping or
  * process_vm_*), and with SOFTDOCA_XPROC_PATH=ucx, where the target reaches
@@ -388,6 +389,127 @@ static void destroying_the_dpu_import_revokes_the_reexport(void)
 	close(down[1]);
 }
 
+/* Where a descriptor holds its flags, its token and the relay's name (src/common/xproc/xproc_desc.c). */
+#define DESC_FLAGS 9u
+#define DESC_TOKEN 88u
+#define DESC_TOKEN_LEN 16u
+#define DESC_RELAY 152u
+#define DESC_RELAY_LEN 16u
+#define DESC_FLAG_RELAY 0x08u
+
+/* Seal an edited descriptor as its format wants: FNV-1a 64 of all bytes before the last 8, little-endian. */
+static void reseal(uint8_t *b, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i + 8 < len; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ull;
+	}
+	for (size_t i = 0; i < 8; i++)
+		b[len - 8 + i] = (uint8_t)(h >> (8 * i));
+}
+
+/*
+ * The peer imports its edited copy `desc` and writes through it once: the
+ * import stands (it never waits on the host) and the write fails with
+ * DOCA_ERROR_IO_FAILED, as for a forged descriptor.  The write's first
+ * byte is 0x7f, so the host's copy would tell if it landed.
+ */
+static void edited_copy_reaches_nothing(struct rt_side *t, struct peer_io *p, const uint8_t *desc, size_t len)
+{
+	struct doca_mmap *edited = NULL;
+	struct doca_buf *dst = NULL;
+	void *addr;
+	size_t span;
+
+	CHECK_OK(doca_mmap_create_from_export(NULL, desc, len, t->dev, &edited));
+	REQUIRE(edited != NULL);
+	CHECK_OK(doca_mmap_get_memrange(edited, &addr, &span));
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t->inv, edited, addr, 256, &dst));
+	p->local[0] = 0x7f;
+	doca_rdma_task_write_set_dst_buf(p->wr, dst);
+	CHECK_ERR(target_run(t, doca_rdma_task_write_as_task(p->wr)), DOCA_ERROR_IO_FAILED);
+	doca_rdma_task_write_set_dst_buf(p->wr, p->rbuf);
+	p->local[0] = pattern(0);
+	doca_buf_dec_refcount(dst, NULL);
+	CHECK_OK(doca_mmap_destroy(edited));
+}
+
+/*
+ * The re-export carries the DPU's own token, which only the DPU's relay
+ * record binds to the host's export.  A peer that edits its copy gets
+ * nowhere (on the local paths the importer refuses it, over UCX the host's
+ * export server does): dropping the relay's name leaves a plain descriptor
+ * whose token no host export holds, so the DPU's revocation cannot be
+ * escaped that way; showing the host's own token, or a guessed one, with
+ * the relay's name fails the relay record's check.  The genuine descriptor
+ * keeps working, and the host holds only its writes.
+ */
+static void edited_copies_of_the_reexport_reach_nothing(void)
+{
+	static uint8_t local[LEN] __attribute__((aligned(64)));
+	uint8_t d_io[512], d_plain[512], copy[512];
+	int up[2], down[2];
+	struct rt_side t, d;
+	struct doca_mmap *pm = NULL;
+	struct peer_io p = {.local = local};
+	union doca_data ud = {.u64 = 0};
+	const void *rdesc;
+	size_t rlen;
+
+	REQUIRE(pipe(up) == 0 && pipe(down) == 0);
+	pid_t pid = fork();
+	REQUIRE(pid >= 0);
+	if (pid == 0)
+		_exit(host(up[1], down[0]));
+	close(up[1]);
+	close(down[0]);
+	size_t n_io = get_blob(up[0], d_io, sizeof(d_io));
+	REQUIRE(n_io > DESC_TOKEN + DESC_TOKEN_LEN && get_blob(up[0], d_plain, sizeof(d_plain)) != 0);
+	REQUIRE(rt_pair(&t, &d, CTX_RW, CTX_RW));
+	CHECK_OK(doca_mmap_create_from_export(NULL, d_io, n_io, d.dev, &pm));
+	REQUIRE(pm != NULL);
+	CHECK_OK(doca_mmap_export_rdma(pm, d.dev, &rdesc, &rlen));
+	REQUIRE(rlen <= sizeof(copy) && rlen > DESC_RELAY + DESC_RELAY_LEN);
+	REQUIRE(peer_first_write(&t, rdesc, rlen, &p));
+
+	/* The relay's name dropped: a plain descriptor, well formed, showing the relay's token. */
+	memcpy(copy, rdesc, rlen);
+	CHECK(copy[DESC_FLAGS] & DESC_FLAG_RELAY);
+	copy[DESC_FLAGS] &= (uint8_t)~DESC_FLAG_RELAY;
+	memset(copy + DESC_RELAY, 0, DESC_RELAY_LEN);
+	reseal(copy, rlen);
+	edited_copy_reaches_nothing(&t, &p, copy, rlen);
+
+	/* The relay's name kept, the host's own token shown instead of the relay's. */
+	memcpy(copy, rdesc, rlen);
+	CHECK(memcmp(copy + DESC_TOKEN, d_io + DESC_TOKEN, DESC_TOKEN_LEN) != 0);
+	memcpy(copy + DESC_TOKEN, d_io + DESC_TOKEN, DESC_TOKEN_LEN);
+	reseal(copy, rlen);
+	edited_copy_reaches_nothing(&t, &p, copy, rlen);
+
+	/* A relay token one bit off. */
+	memcpy(copy, rdesc, rlen);
+	copy[DESC_TOKEN + 5] ^= 0x10;
+	reseal(copy, rlen);
+	edited_copy_reaches_nothing(&t, &p, copy, rlen);
+
+	/* The genuine descriptor still reaches the host, which holds the pattern, no 0x7f of a refused write. */
+	CHECK_OK(doca_buf_inventory_buf_get_by_data(t.inv, p.rm, p.raddr, 256, &p.back));
+	doca_buf_dec_refcount(p.lbuf, NULL);
+	CHECK_OK(doca_buf_inventory_buf_get_by_addr(t.inv, p.lm, local + 4096, 256, &p.lbuf));
+	CHECK_OK(doca_rdma_task_read_allocate_init(t.rdma, t.conn, p.back, p.lbuf, ud, &p.rd));
+	CHECK_OK(target_run(&t, doca_rdma_task_read_as_task(p.rd)));
+	CHECK(local[4096] == pattern(0) && local[4096 + 255] == pattern(255));
+	CHECK(host_first_byte(down[1], up[0]) == pattern(0));
+
+	CHECK_OK(doca_mmap_destroy(pm));
+	revoked_case_end(pid, &t, &d, &p);
+	close(up[0]);
+	close(down[1]);
+}
+
 /* The host's PCI descriptor, for a DPU child to import (set before the fork). */
 static uint8_t relay_src[512];
 static size_t relay_src_len;
@@ -465,5 +587,6 @@ int main(void)
 	SD_RUN(memory_imported_over_pci_is_handed_on_for_rdma);
 	SD_RUN(destroying_the_dpu_import_revokes_the_reexport);
 	SD_RUN(a_dpu_killed_with_its_import_revokes_the_reexport);
+	SD_RUN(edited_copies_of_the_reexport_reach_nothing);
 	return sd_test_done();
 }

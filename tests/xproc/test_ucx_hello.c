@@ -3,7 +3,9 @@
  * its 48-byte layout; a hello for a descriptor a DPU handed on is 64 bytes
  * and carries the relay's record (pid, record id, start time) for the
  * host to watch; lengths that do not match the flags, unknown flags and a
- * non-zero reason are refused, as a peer may send anything.
+ * non-zero reason are refused, as a peer may send anything.  The relayed
+ * hello of the revoke round (flags 1), which showed the exporter's own
+ * token, is refused: today's shows the relay's token (flags 2).
  */
 #include "sd_test.h"
 #include "ucx_wire.h"
@@ -48,6 +50,7 @@ static void relayed_hello_names_the_relay_record(void)
 	uint8_t buf[SD_UCX_HELLO_MAX_LEN];
 
 	CHECK(sd_ucx_hello_encode(&h, buf) == SD_UCX_HELLO_RELAY_LEN);
+	CHECK(sd_le_get32(buf + 28) == 2); /* relayed, showing the relay's token */
 	CHECK(sd_ucx_hello_decode(buf, SD_UCX_HELLO_RELAY_LEN, &back));
 	CHECK(same_head(&h, &back));
 	CHECK(back.relay.pid == 4242 && back.relay.export_id == 7 && back.relay.start_time == 0xabcdef0123ull);
@@ -66,7 +69,9 @@ static void hello_whose_length_or_flags_disagree_is_refused(void)
 	CHECK(!sd_ucx_hello_decode(r, 8, &back));
 	sd_le_put32(r + 28, 3); /* a flag this version does not know */
 	CHECK(!sd_ucx_hello_decode(r, SD_UCX_HELLO_RELAY_LEN, &back));
-	sd_le_put32(r + 28, 1);
+	sd_le_put32(r + 28, 1); /* the previous relayed hello, which showed the exporter's token */
+	CHECK(!sd_ucx_hello_decode(r, SD_UCX_HELLO_RELAY_LEN, &back));
+	sd_le_put32(r + 28, 2);
 	sd_le_put16(r + 6, 2); /* a hello carries no reason */
 	CHECK(!sd_ucx_hello_decode(r, SD_UCX_HELLO_RELAY_LEN, &back));
 	sd_le_put16(r + 6, 0);

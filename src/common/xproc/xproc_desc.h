@@ -79,7 +79,7 @@ struct sd_xp_desc {
 	struct sd_xp_identity who;
 	uint64_t export_id;  /* unique per process and per started period of an mmap */
 	uint64_t addr, len;  /* the exported range, exporter addresses */
-	uint8_t token[SD_XP_TOKEN_LEN];
+	uint8_t token[SD_XP_TOKEN_LEN]; /* with SD_XP_FLAG_RELAY the relay's token, not the exporter's */
 	char dev_pci[SD_XP_PCI_LEN]; /* exporting device, NUL-terminated */
 	struct sd_xp_shared shared;  /* valid with SD_XP_FLAG_SHARED */
 	struct sd_xp_net net;        /* family NONE in a version 1 descriptor */
@@ -111,6 +111,16 @@ const char *sd_xp_desc_decode(const void *buf, size_t len, struct sd_xp_desc *d)
 
 /* The checksum stored in the last 8 bytes, over the bytes before it. */
 uint64_t sd_xp_desc_checksum(const uint8_t *bytes, size_t len);
+
+/* Constant-time token comparison: how many bytes match says nothing to a guesser. */
+static inline bool sd_xp_token_equal(const uint8_t *a, const uint8_t *b)
+{
+	uint8_t diff = 0;
+
+	for (size_t i = 0; i < SD_XP_TOKEN_LEN; i++)
+		diff |= (uint8_t)(a[i] ^ b[i]);
+	return diff == 0;
+}
 
 /* Offset of the checksum inside an encoded descriptor of each version. */
 #define SD_XP_DESC_SUM_OFF (SD_XP_DESC_LEN - 8u)

@@ -63,7 +63,7 @@ struct sd_xp_record *sd_xp_export_map_own_record(uint64_t export_id, const uint8
 	pthread_mutex_lock(&sd_xp_registry_lock);
 	for (struct sd_xp_export *e = sd_xp_registry; e != NULL; e = e->next) {
 		if (e->owner_pid != me || e->base.export_id != export_id || e->rec == NULL ||
-		    memcmp(e->base.token, token, SD_XP_TOKEN_LEN) != 0)
+		    !sd_xp_token_equal(e->base.token, token))
 			continue;
 		/* A second view of the same shared page, which outlives the export's own. */
 		void *p = mremap(e->rec, 0, SD_XP_REC_SIZE, MREMAP_MAYMOVE);

@@ -94,9 +94,10 @@ doca_error_t sd_xproc_import_check(const char *func, const void *desc, size_t de
 /* True when the record's contents are those of the descriptor's export. */
 static bool sd_xp_record_matches(const struct sd_xp_record *rec, const struct sd_xp_desc *d)
 {
-	return rec->magic == SD_XP_REC_MAGIC && rec->pid == d->who.pid && rec->export_id == d->export_id &&
-	       rec->addr == d->addr && rec->len == d->len && rec->access_mask == d->access_mask &&
-	       memcmp(rec->token, d->token, SD_XP_TOKEN_LEN) == 0;
+	bool token_ok = sd_xp_token_equal(rec->token, d->token);
+
+	return token_ok && rec->magic == SD_XP_REC_MAGIC && rec->pid == d->who.pid && rec->export_id == d->export_id &&
+	       rec->addr == d->addr && rec->len == d->len && rec->access_mask == d->access_mask;
 }
 
 /*
@@ -191,25 +192,39 @@ static doca_error_t sd_xp_attach_peer(const char *func, struct sd_xp_import *imp
 
 /*
  * A descriptor handed on by a relaying process (a DPU's re-export of a PCI
- * import) is live only while the relay's record is: without it, every
- * access fails, as with a stopped export.
+ * import) is live only while the relay's record is.  It carries the
+ * relay's token: when the record holds that token and names the host
+ * export, `d` gets the host's token from the record, for the host's record
+ * to judge.  Otherwise `d` keeps the relay token, which no host export
+ * holds: the import stands and every access fails, as with a stopped
+ * export (false: drop whatever the host's record check attaches).
  */
-static void sd_xp_attach_relay(struct sd_xp_import *imp, const struct sd_xp_desc *d)
+static bool sd_xp_attach_relay(struct sd_xp_import *imp, struct sd_xp_desc *d)
 {
 	struct sd_xp_relay_id id = sd_xp_relay_id_of(d);
 
-	if (!(d->flags & SD_XP_FLAG_RELAY) || imp->rec == NULL)
-		return;
-	if (!sd_xp_relay_open(&imp->relay, &id)) {
+	if (!(d->flags & SD_XP_FLAG_RELAY))
+		return true;
+	if (!sd_xp_relay_open(&imp->relay, &id))
+		return false;
+	memcpy(d->token, imp->relay.up_token, sizeof(d->token));
+	return true;
+}
+
+/* Drop the host's record of an import whose relay refused it. */
+static void sd_xp_detach_record(struct sd_xp_import *imp)
+{
+	sd_xp_access_close(imp);
+	if (imp->rec != NULL)
 		munmap(imp->rec, SD_XP_REC_SIZE);
-		imp->rec = NULL;
-	}
+	imp->rec = NULL;
 }
 
 doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const void *desc, size_t desc_len)
 {
 	struct sd_xp_desc d;
 	struct sd_xp_import *imp;
+	bool relayed_ok;
 	doca_error_t err = sd_xp_decode(func, desc, desc_len, &d);
 
 	if (err != DOCA_SUCCESS)
@@ -232,6 +247,7 @@ doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const voi
 	imp->addr = d.addr;
 	imp->len = d.len;
 	imp->writable = sd_xp_kind_writable(d.access_mask, d.kind);
+	relayed_ok = sd_xp_attach_relay(imp, &d);
 	if (sd_xp_is_self(&d)) {
 		sd_xp_attach_self(imp, &d);
 	} else {
@@ -241,7 +257,8 @@ doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const voi
 			return err;
 		}
 	}
-	sd_xp_attach_relay(imp, &d);
+	if (!relayed_ok)
+		sd_xp_detach_record(imp);
 	if (imp->rec == NULL)
 		SD_LOG_DBG("export %llu of pid %u is not live; every access to this import will fail",
 			   (unsigned long long)d.export_id, d.who.pid);

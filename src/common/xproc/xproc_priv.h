@@ -61,6 +61,19 @@ int sd_xp_random(void *buf, size_t len);
 #define SD_XP_REC_DEAD 2u
 #define SD_XP_REC_SIZE 4096u
 
+/*
+ * What a relay record hands on (zero in an exporter's own record): the
+ * host export it is bound to.  The re-export descriptor carries the relay's
+ * own token, never the host's; an importer that shows the relay's token
+ * gets the host's from here (xproc_relay.h).
+ */
+struct sd_xp_record_up {
+	uint64_t export_id;  /* the host export's id ... */
+	uint32_t generation; /* ... its generation ... */
+	uint32_t zero;
+	uint8_t token[SD_XP_TOKEN_LEN]; /* ... and its token */
+};
+
 struct sd_xp_record {
 	uint32_t magic;
 	_Atomic uint32_t state; /* SD_XP_REC_LIVE until stop, destroy or exit */
@@ -68,7 +81,8 @@ struct sd_xp_record {
 	uint32_t access_mask;
 	uint64_t export_id;
 	uint64_t addr, len;
-	uint8_t token[SD_XP_TOKEN_LEN];
+	uint8_t token[SD_XP_TOKEN_LEN]; /* this record's own export token (a relay's: the relay token) */
+	struct sd_xp_record_up up;      /* relay records only */
 };
 
 /* Path of the record of (pid, start time, export id); `tmp` picks /tmp over /dev/shm. */
@@ -116,6 +130,7 @@ struct sd_xp_desc_slot {
 struct sd_xp_export {
 	uint32_t owner_pid;  /* process that created it (a fork child never retires it) */
 	struct sd_xp_desc base; /* fields every descriptor of this export shares */
+	struct sd_xp_record_up up; /* a relay's: the host export it hands on; zero otherwise */
 	bool record_tmp;
 	char record_path[128];
 	int record_fd;            /* holds the liveness lock */

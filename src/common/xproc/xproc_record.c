@@ -100,6 +100,7 @@ int sd_xp_record_create(struct sd_xp_export *exp)
 	exp->rec->addr = b->addr;
 	exp->rec->len = b->len;
 	memcpy(exp->rec->token, b->token, SD_XP_TOKEN_LEN);
+	exp->rec->up = exp->up;
 	atomic_store_explicit(&exp->rec->state, SD_XP_REC_LIVE, memory_order_release);
 	exp->record_fd = fd;
 	return 0;

@@ -14,7 +14,12 @@
  *
  * The DPU keeps a say too, as a card's DPU owns the key it handed out: the
  * re-export makes a validity record of this process (a relay record, like
- * an exporter's) and names it in the descriptor.  An importer on this
+ * an exporter's) and names it in the descriptor, which carries a fresh
+ * token of this process (the relay token) in place of the host's.  The
+ * record holds that token and the host export's id, generation and token;
+ * an importer that shows the relay token gets the host's token from the
+ * record, so a copy edited to drop the relay's name reaches nothing (its
+ * token is no host export's).  An importer on this
  * machine checks it with the host's at every access, so destroying the PCI
  * import here (which retires the record) cuts the RDMA peer off at its next
  * task, which fails with DOCA_ERROR_IO_FAILED.  An importer over UCX (in
@@ -81,7 +86,17 @@ static int sd_xp_reexport_relay(struct sd_xp_reexport *r)
 	if (sd_xp_self(&x->base.who) != 0)
 		return EIO;
 	x->base.export_id = (uint32_t)sd_xp_export_id_next(); /* the descriptor has 32 bits for it */
-	int err = sd_xp_record_create(x);
+	/*
+	 * The record binds our token to the host export; the descriptor shows
+	 * only ours, so nobody holding it can reach the host without our say.
+	 */
+	x->up.export_id = r->desc.export_id;
+	x->up.generation = r->desc.generation;
+	memcpy(x->up.token, r->desc.token, sizeof(x->up.token));
+	int err = sd_xp_random(x->base.token, sizeof(x->base.token));
+	if (err != 0)
+		return err;
+	err = sd_xp_record_create(x);
 	if (err == 0)
 		sd_xp_registry_add(x); /* retired at exit; mapped again by a self-import (xproc_relay.c) */
 	return err;
@@ -110,6 +125,7 @@ doca_error_t sd_xproc_reexport_rdma(const char *func, struct doca_mmap *mmap, co
 		d.relay.pid = r->relay.base.who.pid;
 		d.relay.start_time = r->relay.base.who.start_time;
 		d.relay.export_id = (uint32_t)r->relay.base.export_id;
+		memcpy(d.token, r->relay.base.token, sizeof(d.token)); /* the relay token, never the host's */
 		memset(d.dev_pci, 0, sizeof(d.dev_pci));
 		memcpy(d.dev_pci, node->pci_addr, strnlen(node->pci_addr, sizeof(d.dev_pci) - 1));
 		r->len = sd_xp_desc_encode(&d, r->bytes);

@@ -61,14 +61,35 @@ static struct sd_xp_record *sd_xp_relay_map(int fd)
 	return page != MAP_FAILED ? page : NULL;
 }
 
-/* `rec` when it is the live record `id` names; else NULL, and `rec` is unmapped. */
-static struct sd_xp_record *sd_xp_relay_checked(struct sd_xp_record *rec, const struct sd_xp_relay_id *id)
+/*
+ * Does `rec` hand on the export `id` names, to holders of the relay token
+ * shown?  A record of an older build names no host export (its `up` is
+ * zero) and fails here: its descriptors carried the host's token.
+ */
+static bool sd_xp_relay_binds(const struct sd_xp_record *rec, const struct sd_xp_relay_id *id)
+{
+	bool token_ok = sd_xp_token_equal(rec->token, id->token);
+
+	return token_ok && rec->up.export_id == id->up_export_id && rec->up.generation == id->up_generation;
+}
+
+/*
+ * `rec` when it is the live record `id` names; else NULL, and `rec` is
+ * unmapped.  w->unbound tells a record that is there but does not hold the
+ * token shown or hand on that export (a forgery) from one that is gone.
+ */
+static struct sd_xp_record *sd_xp_relay_checked(struct sd_xp_record *rec, const struct sd_xp_relay_id *id,
+						struct sd_xp_relay_watch *w)
 {
 	if (rec == NULL)
 		return NULL;
 	if (rec->magic != SD_XP_REC_MAGIC || rec->pid != id->pid || rec->export_id != id->export_id ||
-	    rec->addr != id->addr || rec->len != id->len ||
-	    atomic_load_explicit(&rec->state, memory_order_acquire) != SD_XP_REC_LIVE) {
+	    rec->addr != id->addr || rec->len != id->len) {
+		munmap(rec, SD_XP_REC_SIZE);
+		return NULL;
+	}
+	if (!sd_xp_relay_binds(rec, id) || atomic_load_explicit(&rec->state, memory_order_acquire) != SD_XP_REC_LIVE) {
+		w->unbound = !sd_xp_relay_binds(rec, id);
 		munmap(rec, SD_XP_REC_SIZE);
 		return NULL;
 	}
@@ -76,14 +97,14 @@ static struct sd_xp_record *sd_xp_relay_checked(struct sd_xp_record *rec, const 
 }
 
 /* Another process's record: kept open to ask about its lock; NULL (fd closed) when gone or dead. */
-static struct sd_xp_record *sd_xp_relay_map_other(const struct sd_xp_relay_id *id, int *keep_fd)
+static struct sd_xp_record *sd_xp_relay_map_other(const struct sd_xp_relay_id *id, struct sd_xp_relay_watch *w)
 {
 	int fd = sd_xp_relay_file(id);
 	struct sd_xp_record *rec;
 
 	if (fd < 0)
 		return NULL; /* revoked already, or forged */
-	rec = sd_xp_relay_checked(sd_xp_relay_map(fd), id);
+	rec = sd_xp_relay_checked(sd_xp_relay_map(fd), id, w);
 	if (rec != NULL && !sd_xp_relay_lock_held(fd)) {
 		munmap(rec, SD_XP_REC_SIZE); /* died without retiring its record */
 		rec = NULL;
@@ -91,7 +112,7 @@ static struct sd_xp_record *sd_xp_relay_map_other(const struct sd_xp_relay_id *i
 	if (rec == NULL)
 		close(fd);
 	else
-		*keep_fd = fd;
+		w->fd = fd;
 	return rec;
 }
 
@@ -104,19 +125,22 @@ bool sd_xp_relay_open(struct sd_xp_relay_watch *w, const struct sd_xp_relay_id *
 	w->fd = -1;
 	atomic_store_explicit(&w->next_check_ns, 0, memory_order_relaxed);
 	atomic_store_explicit(&w->revoked, false, memory_order_relaxed);
+	w->unbound = false;
+	memset(w->up_token, 0, sizeof(w->up_token));
 	/*
 	 * Our own record is mapped again from the re-export's own view: a
 	 * POSIX lock goes when its owner closes any descriptor of the file, so
 	 * opening and closing the file here would drop the lock others ask about.
 	 */
 	if (sd_xp_relay_is_self(id))
-		rec = sd_xp_relay_checked(sd_xp_export_map_own_record(id->export_id, id->token), id);
+		rec = sd_xp_relay_checked(sd_xp_export_map_own_record(id->export_id, id->token), id, w);
 	else
-		rec = sd_xp_relay_map_other(id, &w->fd);
+		rec = sd_xp_relay_map_other(id, w);
 	if (rec == NULL)
 		return false;
 	w->page = rec;
 	w->state = &rec->state;
+	memcpy(w->up_token, rec->up.token, sizeof(w->up_token));
 	return true;
 }
 
@@ -146,4 +170,5 @@ void sd_xp_relay_close(struct sd_xp_relay_watch *w)
 	w->page = NULL;
 	w->state = NULL;
 	w->fd = -1;
+	memset(w->up_token, 0, sizeof(w->up_token));
 }

@@ -26,7 +26,8 @@
 
 #include "xproc_desc.h"
 
-#define SD_UCX_MODULE_ABI 6u /* 3: message nodes; 4: their event descriptor; 5: relayed imports; 6: core table */
+/* 3: message nodes; 4: their event descriptor; 5: relayed imports; 6: core table; 7: relay tokens */
+#define SD_UCX_MODULE_ABI 7u
 #define SD_UCX_MODULE_FILE "libsoftdoca_xproc_ucx.so"
 #define SD_UCX_MODULE_ENTRY "priv_doca_xproc_ucx_module"
 
@@ -36,7 +37,12 @@ struct sd_msgnet_ops;
 struct sd_xp_relay_id;
 struct sd_xp_relay_watch;
 
-/* What the core lends the module: the relay-record watch of xproc_relay.h. */
+/*
+ * What the core lends the module: the relay-record watch of xproc_relay.h.
+ * relay_open checks the relay token and the host export the id names and
+ * leaves the host's token in the watch (up_token), for the module to
+ * compare with the export it serves.
+ */
 struct sd_ucx_core_ops {
 	bool (*relay_open)(struct sd_xp_relay_watch *w, const struct sd_xp_relay_id *id);
 	bool (*relay_live)(struct sd_xp_relay_watch *w);
@@ -58,7 +64,7 @@ struct sd_ucx_export_args {
 struct sd_ucx_import_args {
 	uint64_t export_id;
 	uint32_t generation;
-	uint8_t token[SD_XP_TOKEN_LEN];
+	uint8_t token[SD_XP_TOKEN_LEN]; /* relayed: the relay's token */
 	uint64_t addr, len;
 	bool writable;
 	uint8_t kind;         /* SD_XP_KIND_PCI or SD_XP_KIND_RDMA: which rights apply */

@@ -30,8 +30,10 @@
  *
  * A peer that presents a descriptor handed on by a relay (a DPU's
  * re-export of a PCI import, xproc_reexport.c) names the relay's record in
- * its hello.  The host and the DPU share one machine, so the thread opens
- * that record and looks at it at every pass (its state word; whether the
+ * its hello and shows the relay's token, not this export's.  The host and
+ * the DPU share one machine, so the thread opens that record, grants only
+ * when it holds that token and names this export (id, generation, token),
+ * and looks at it at every pass (its state word; whether the
  * relay still holds its lock, once per tick of the coarse clock), sleeping
  * at most 1 ms while it watches any: once the relay destroyed its import or
  * died, the peer's connection is closed, as for a stopped export.  The
@@ -212,23 +214,18 @@ static void sd_ucx_peer_deny(struct sd_ucx_peer *peer, uint64_t nonce, uint16_t 
 	sd_ucx_peer_send(peer, SD_UCX_AM_DENY, buf, SD_UCX_DENY_LEN, false);
 }
 
-/* Constant-time comparison: how many bytes match says nothing to a guesser. */
-static bool sd_ucx_token_equal(const uint8_t *a, const uint8_t *b)
-{
-	uint8_t diff = 0;
-
-	for (size_t i = 0; i < SD_XP_TOKEN_LEN; i++)
-		diff |= (uint8_t)(a[i] ^ b[i]);
-	return diff == 0;
-}
-
-/* Lock held: the live export a hello names, or NULL. */
+/*
+ * Lock held: the live export a hello names, or NULL.  A plain hello must
+ * show the export's token.  A relayed hello shows the relay's token
+ * instead, which only the relay record can vouch for: its export is
+ * checked there (sd_ucx_relay_watch) before anything is granted.
+ */
 static struct sd_ucx_export *sd_ucx_export_find(const struct sd_ucx_hello *h)
 {
 	for (struct sd_ucx_export *e = sd_srv.exports; e != NULL; e = e->next) {
 		if (e->closing || e->args.export_id != h->export_id)
 			continue;
-		if (e->args.generation == h->generation && sd_ucx_token_equal(e->args.token, h->token))
+		if (e->args.generation == h->generation && (h->relayed || sd_xp_token_equal(e->args.token, h->token)))
 			return e;
 		return NULL;
 	}
@@ -258,10 +255,15 @@ static uint8_t *sd_ucx_grant_build(const struct sd_ucx_export *e, uint64_t nonce
 
 /*
  * A hello for a descriptor that a relay handed on (a DPU's re-export of
- * this process's PCI export): watch the relay's record for as long as the
- * peer is connected.  False when the relay revoked already.
+ * this process's PCI export): the relay record it names must hold the
+ * relay token the hello shows and name this export, with this export's
+ * token; then it is watched for as long as the peer is connected.
+ * SD_UCX_DENY_REVOKED when the record is gone or dead (the relay revoked,
+ * or the name is forged: they look alike), SD_UCX_DENY_NO_EXPORT when it
+ * holds another token or hands on another export, 0 when the peer may go on.
  */
-static bool sd_ucx_relay_watch(struct sd_ucx_peer *peer, const struct sd_ucx_hello *h, const struct sd_ucx_export *e)
+static uint16_t sd_ucx_relay_watch(struct sd_ucx_peer *peer, const struct sd_ucx_hello *h,
+				   const struct sd_ucx_export *e)
 {
 	struct sd_xp_relay_id id = {
 		.pid = h->relay.pid,
@@ -269,16 +271,25 @@ static bool sd_ucx_relay_watch(struct sd_ucx_peer *peer, const struct sd_ucx_hel
 		.start_time = h->relay.start_time,
 		.addr = e->args.addr,
 		.len = e->args.len,
+		.up_export_id = e->args.export_id,
+		.up_generation = e->args.generation,
 	};
 
 	memcpy(id.token, h->token, sizeof(id.token));
 	if (!h->relayed)
-		return true;
-	if (sd_ucx_core->relay_open(&peer->relay, &id))
-		return true;
-	SD_LOG_DBG("export %llu: refused a peer whose descriptor relay pid %u revoked already",
-		   (unsigned long long)e->args.export_id, h->relay.pid);
-	return false;
+		return 0;
+	if (!sd_ucx_core->relay_open(&peer->relay, &id) && !peer->relay.unbound) {
+		SD_LOG_DBG("export %llu: refused a peer whose descriptor relay pid %u revoked already (or never made)",
+			   (unsigned long long)e->args.export_id, h->relay.pid);
+		return SD_UCX_DENY_REVOKED;
+	}
+	if (peer->relay.unbound || !sd_xp_token_equal(peer->relay.up_token, e->args.token)) {
+		sd_ucx_core->relay_close(&peer->relay);
+		SD_LOG_DBG("export %llu: refused a peer whose relay token is not the one relay pid %u keeps for it",
+			   (unsigned long long)e->args.export_id, h->relay.pid);
+		return SD_UCX_DENY_NO_EXPORT;
+	}
+	return 0;
 }
 
 static ucs_status_t sd_ucx_on_hello(void *arg, const void *header, size_t header_length, void *data, size_t length,
@@ -289,7 +300,7 @@ static ucs_status_t sd_ucx_on_hello(void *arg, const void *header, size_t header
 	struct sd_ucx_export *e;
 	uint8_t *buf = NULL;
 	size_t len = 0;
-	bool revoked;
+	uint16_t refused = SD_UCX_DENY_NO_EXPORT;
 
 	(void)arg;
 	(void)header;
@@ -307,12 +318,13 @@ static ucs_status_t sd_ucx_on_hello(void *arg, const void *header, size_t header
 	}
 	pthread_mutex_lock(&sd_srv.lock);
 	e = sd_ucx_export_find(&h);
-	revoked = e != NULL && !sd_ucx_relay_watch(peer, &h, e);
-	if (e != NULL && !revoked)
+	if (e != NULL)
+		refused = sd_ucx_relay_watch(peer, &h, e);
+	if (refused == 0)
 		buf = sd_ucx_grant_build(e, h.nonce, &len);
 	pthread_mutex_unlock(&sd_srv.lock);
-	if (e == NULL || revoked) {
-		sd_ucx_peer_deny(peer, h.nonce, revoked ? SD_UCX_DENY_REVOKED : SD_UCX_DENY_NO_EXPORT);
+	if (refused != 0) {
+		sd_ucx_peer_deny(peer, h.nonce, refused);
 		return UCS_OK;
 	}
 	if (buf == NULL) {

@@ -5,10 +5,13 @@
  *
  * HELLO (48): head, u64 nonce, u64 export id, u32 generation, u32 flags
  *             (0), 16 B token
- *       (64): the same with flags bit 0 (relayed), then u32 relay pid,
- *             u32 relay record's export id, u64 relay start time.  Flags
- *             were a zero field before: an exporter of that time refuses a
- *             relayed hello as malformed, which fails closed.
+ *       (64): the same with flags 2 (relayed, the token is the relay's),
+ *             then u32 relay pid, u32 relay record's export id, u64 relay
+ *             start time.  Flags were a zero field before the revoke round:
+ *             an exporter of that time refuses a relayed hello as
+ *             malformed.  Flags 1 was that round's relayed hello, which
+ *             showed the exporter's own token; it is refused as malformed
+ *             now, both ways, so mixed builds fail closed.
  * GRANT (48 + key): head, u64 nonce, u64 addr, u64 len, u32 flags
  *             (bit 0: writable), u32 key length, u32 access mask of the
  *             export, u32 zero, then the packed key
@@ -20,7 +23,8 @@
 #include "xproc_le.h"
 
 #define SD_UCX_GRANT_WRITABLE 1u
-#define SD_UCX_HELLO_RELAYED 1u
+/* 1 was the relayed hello that showed the exporter's token (refused now); 2 shows the relay's. */
+#define SD_UCX_HELLO_RELAYED 2u
 
 static void sd_ucx_head(uint8_t *out, uint16_t reason)
 {

@@ -6,9 +6,10 @@
  * (the 128-bit token).  The exporter answers on that endpoint with GRANT
  * (the range and the packed remote key) when the export is live and every
  * field matches, else DENY, and closes the endpoint.  A hello for a
- * descriptor some process handed on (a DPU's re-export) also names that
- * process's relay record, which the exporter then watches: once the relay
- * revokes, the exporter closes the connection.  Nothing else travels
+ * descriptor some process handed on (a DPU's re-export) shows that
+ * process's token instead and names its relay record, which must hold that
+ * token and name the export with the exporter's own token; the exporter
+ * then watches it: once the relay revokes, it closes the connection.  Nothing else travels
  * as a message: the copies are UCX RMA on the granted key.
  *
  * Messages are UCX active messages, little-endian, fixed layout; the
@@ -42,7 +43,7 @@ struct sd_ucx_hello {
 	uint64_t nonce; /* echoed in the answer */
 	uint64_t export_id;
 	uint32_t generation;
-	uint8_t token[SD_XP_TOKEN_LEN];
+	uint8_t token[SD_XP_TOKEN_LEN]; /* relayed: the relay's token, which its record must hold */
 	bool relayed; /* the descriptor was handed on: `relay` names the record that can revoke it */
 	struct {
 		uint32_t pid;
