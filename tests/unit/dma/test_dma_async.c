@@ -32,9 +32,12 @@
  *   card      SOFTDOCA_CARD_TIMING=card_timing_test.table (no workers
  *             asked for): the model selects the asynchronous engine; two
  *             contexts of one card share its engine; one task in flight
- *             takes the modelled latency; a stop reports every task once
+ *             takes the modelled latency; a stop reports every task once;
+ *             a program whose copies are made and that waits only for the
+ *             modelled time never gives its CPU away (sched_yield)
  */
 #include <dirent.h>
+#include <dlfcn.h>
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
 #include <poll.h>
@@ -913,6 +916,69 @@ static void one_task_in_flight_takes_the_modelled_latency(void)
 	env_teardown(&e);
 }
 
+/*
+ * This executable's sched_yield comes first for the libraries too: it counts
+ * the calls of each thread, then yields as usual.
+ */
+static int (*real_sched_yield)(void);
+static _Thread_local unsigned long yields_here;
+
+static void __attribute__((constructor)) find_real_sched_yield(void)
+{
+	*(void **)&real_sched_yield = dlsym(RTLD_NEXT, "sched_yield");
+}
+
+int sched_yield(void)
+{
+	yields_here++;
+	return real_sched_yield != NULL ? real_sched_yield() : 0;
+}
+
+/*
+ * Between the first and the last completion of a batch every copy is made
+ * and only the model's clock is awaited: nothing another thread must do.
+ * A yield there lets another process's time slice (milliseconds on a busy
+ * machine) delay the report past the modelled time, so the program's
+ * thread keeps polling instead.  The old loop yielded every 256 polls:
+ * dozens of times per batch where the yields returned at once, and where
+ * each one lost the CPU for a time slice, a few hundred polls in all.  A
+ * few yields are allowed for a worker preempted in the middle of its pass,
+ * which the program does have to wait for.
+ */
+static void a_program_waiting_for_the_modelled_time_keeps_its_cpu(void)
+{
+	enum { N = 16, ROUNDS = 3 };
+	struct env e;
+	struct doca_buf *s[N], *d[N];
+	unsigned long yields = 0, polls = 0;
+
+	REQUIRE(env_setup(&e, N));
+	for (int r = 0; r < ROUNDS; r++) {
+		double t0;
+		unsigned long before = 0;
+		bool counting = false;
+
+		fx_reset_events();
+		t0 = sd_progress_now();
+		REQUIRE(card_submit(&e, N, 0, s, d));
+		while (count_events(FX_EV_SUCCESS) + count_events(FX_EV_ERROR) < N && sd_progress_now() - t0 < 10) {
+			doca_pe_progress(e.f.pe);
+			if (!counting && count_events(FX_EV_SUCCESS) != 0) {
+				counting = true;
+				before = yields_here;
+			}
+			polls += counting;
+		}
+		yields += yields_here - before;
+		CHECK_EQ_U64(count_events(FX_EV_SUCCESS), N);
+		card_put(N, s, d);
+	}
+	printf("     %lu yields in %lu progress calls between the first and the last completion\n", yields, polls);
+	CHECK(polls > 1000); /* it kept its CPU: about 9 ms of polling */
+	CHECK(yields <= 4);
+	env_teardown(&e);
+}
+
 /* ---- group "stalled" ---- */
 
 /* A userfaultfd over [p, p + len): a first touch there blocks until uffd_fill.  -1 where the kernel refuses. */
@@ -1162,6 +1228,7 @@ int main(int argc, char **argv)
 		SD_RUN(a_card_model_selects_the_asynchronous_engine);
 		SD_RUN(two_contexts_of_one_card_share_its_engine);
 		SD_RUN(one_task_in_flight_takes_the_modelled_latency);
+		SD_RUN(a_program_waiting_for_the_modelled_time_keeps_its_cpu);
 		SD_RUN(stopping_under_load_reports_every_task_exactly_once);
 	} else if (strcmp(group, "bad-chaos") == 0) {
 		SD_RUN(malformed_chaos_warns_and_stays_off);

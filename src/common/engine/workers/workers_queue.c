@@ -549,6 +549,13 @@ static bool sd_wq_not_yet(struct sd_engine_queue *q, uint64_t pos)
 	}
 	if (sd_wq_help(q))
 		return sd_wq_finished(q, pos);
+	/*
+	 * Held and already copied: only the clock is awaited, which no other
+	 * thread has to advance, so giving the CPU away would only let another
+	 * process's time slice (milliseconds on a busy machine) delay the report.
+	 */
+	if (q->held && pos < atomic_load_explicit(&q->held_copied, memory_order_relaxed))
+		return false;
 	if (++q->misses == SD_WQ_MISSES_BEFORE_YIELD) {
 		q->misses = 0;
 		sched_yield();
