@@ -574,7 +574,15 @@ static void a_small_copy_submitted_while_the_program_drives_its_queue_is_made_in
 	}
 	printf("     %llu of %llu copies made inside doca_task_submit\n", (unsigned long long)at_submit,
 	       (unsigned long long)tasks);
-	CHECK(at_submit * 4 >= tasks); /* most of them: other processes may preempt this thread now and then */
+	/*
+	 * Most of them on a quiet machine (98% with the gcc build), a quarter in
+	 * an ASan CI run beside other work (24.97%, which failed a 25% bound):
+	 * other processes preempt this thread, the worker then takes the queue
+	 * and the next submits find copies in flight.  A path that stopped making
+	 * copies in submit made 0.3% (stop 28's cardmodel branch): one in ten
+	 * tells the two apart.
+	 */
+	CHECK(at_submit * 10 >= tasks);
 	for (int i = 0; i < DRAIN_BATCH; i++) {
 		fx_put(s[i]);
 		fx_put(d[i]);
