@@ -93,10 +93,21 @@ static inline void gpu_free(void *p)
 	(void)gpu.api.mem_free((sd_cu_ptr)(uintptr_t)p);
 }
 
-/* Synchronous copy between any two addresses (host or GPU). */
+/*
+ * Copy between any two addresses (host or GPU), landed when this returns.
+ * cuMemcpy from pageable host memory into the GPU may return once the bytes
+ * are staged, before they reach GPU memory; softdoca's copies run on
+ * non-blocking streams, which do not wait for the legacy stream, so a task
+ * submitted next could read the GPU memory before the write arrived.  A
+ * CUDA program orders such work itself: here, by synchronizing the legacy
+ * stream (the stand-in driver's cuMemcpy is complete on return and has no
+ * legacy stream).
+ */
 static inline bool gpu_copy(void *dst, const void *src, size_t len)
 {
-	return gpu.api.memcpy_sync((sd_cu_ptr)(uintptr_t)dst, (sd_cu_ptr)(uintptr_t)src, len) == SD_CU_SUCCESS;
+	if (gpu.api.memcpy_sync((sd_cu_ptr)(uintptr_t)dst, (sd_cu_ptr)(uintptr_t)src, len) != SD_CU_SUCCESS)
+		return false;
+	return gpu.fake || gpu.api.stream_synchronize(NULL) == SD_CU_SUCCESS;
 }
 
 static inline struct fakecuda_stats gpu_stats(void)

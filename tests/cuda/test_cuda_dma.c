@@ -249,7 +249,15 @@ static void copy_one(enum where from, enum where to, size_t len)
 	CHECK_OK(doca_buf_get_data_len(db, &dlen));
 	CHECK_EQ_U64(dlen, len);
 	REQUIRE(region_read(&d, 0, got, len));
-	CHECK(memcmp(want, got, len) == 0);
+	if (memcmp(want, got, len) != 0) {
+		size_t at = 0;
+
+		while (want[at] == got[at])
+			at++;
+		printf("     %s -> %s, %zu bytes: first wrong byte at %zu\n", from == GPU ? "GPU" : "host",
+		       to == GPU ? "GPU" : "host", len, at);
+		CHECK(memcmp(want, got, len) == 0);
+	}
 	doca_buf_dec_refcount(sb, NULL);
 	doca_buf_dec_refcount(db, NULL);
 	region_free(&s);
