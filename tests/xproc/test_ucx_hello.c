@@ -91,11 +91,29 @@ static void revoked_relay_has_a_refusal_of_its_own(void)
 	CHECK(strcmp(sd_ucx_deny_text(reason), sd_ucx_deny_text(SD_UCX_DENY_NO_EXPORT)) != 0);
 }
 
+/* Every refusal an importer can be sent reads differently, an unknown one too. */
+static void each_refusal_has_its_own_text(void)
+{
+	static const uint16_t reasons[] = {SD_UCX_DENY_NO_EXPORT, SD_UCX_DENY_MALFORMED, SD_UCX_DENY_BOUND,
+					   SD_UCX_DENY_REVOKED, 0xbeef};
+	const size_t n = sizeof(reasons) / sizeof(reasons[0]);
+
+	for (size_t i = 0; i < n; i++) {
+		CHECK(sd_ucx_deny_text(reasons[i]) != NULL && sd_ucx_deny_text(reasons[i])[0] != '\0');
+		for (size_t j = 0; j < i; j++)
+			CHECK(strcmp(sd_ucx_deny_text(reasons[i]), sd_ucx_deny_text(reasons[j])) != 0);
+	}
+	CHECK(strstr(sd_ucx_deny_text(SD_UCX_DENY_MALFORMED), "version") != NULL);
+	CHECK(strstr(sd_ucx_deny_text(SD_UCX_DENY_BOUND), "another export") != NULL);
+	CHECK(strstr(sd_ucx_deny_text(0xbeef), "does not know") != NULL);
+}
+
 int main(void)
 {
 	SD_RUN(plain_hello_keeps_its_48_bytes);
 	SD_RUN(relayed_hello_names_the_relay_record);
 	SD_RUN(hello_whose_length_or_flags_disagree_is_refused);
 	SD_RUN(revoked_relay_has_a_refusal_of_its_own);
+	SD_RUN(each_refusal_has_its_own_text);
 	return sd_test_done();
 }
