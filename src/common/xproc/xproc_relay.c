@@ -88,8 +88,8 @@ static struct sd_xp_record *sd_xp_relay_checked(struct sd_xp_record *rec, const 
 		munmap(rec, SD_XP_REC_SIZE);
 		return NULL;
 	}
-	if (!sd_xp_relay_binds(rec, id) || atomic_load_explicit(&rec->state, memory_order_acquire) != SD_XP_REC_LIVE) {
-		w->unbound = !sd_xp_relay_binds(rec, id);
+	w->unbound = !sd_xp_relay_binds(rec, id);
+	if (w->unbound || atomic_load_explicit(&rec->state, memory_order_acquire) != SD_XP_REC_LIVE) {
 		munmap(rec, SD_XP_REC_SIZE);
 		return NULL;
 	}
