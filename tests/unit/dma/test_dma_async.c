@@ -575,14 +575,16 @@ static void a_small_copy_submitted_while_the_program_drives_its_queue_is_made_in
 	printf("     %llu of %llu copies made inside doca_task_submit\n", (unsigned long long)at_submit,
 	       (unsigned long long)tasks);
 	/*
-	 * Most of them on a quiet machine (98% with the gcc build), a quarter in
-	 * an ASan CI run beside other work (24.97%, which failed a 25% bound):
-	 * other processes preempt this thread, the worker then takes the queue
-	 * and the next submits find copies in flight.  A path that stopped making
-	 * copies in submit made 0.3% (stop 28's cardmodel branch): one in ten
-	 * tells the two apart.
+	 * Nearly all of them, quiet or loaded: over 99% on a quiet machine and
+	 * beside three loops of process starts (gcc and coverage builds).  The
+	 * queue is marked as the program's (workers_help.c) until the worker has
+	 * to make one of its copies or finds it untouched for its spin time, so
+	 * a worker that wakes or is preempted does not end it.  While the mark
+	 * was the worker's dozing state, that load brought the coverage build
+	 * down to 6% to 25%, and a CI run to 0.13%; a path that stops making
+	 * copies in submit makes under 1%.
 	 */
-	CHECK(at_submit * 10 >= tasks);
+	CHECK(at_submit * 2 >= tasks);
 	for (int i = 0; i < DRAIN_BATCH; i++) {
 		fx_put(s[i]);
 		fx_put(d[i]);

@@ -28,7 +28,13 @@
  *     made meanwhile, as on a card, about one look after it left.  What
  *     the program's thread does is visible to the worker in two counters
  *     it already writes or that sit on the same cache line (`tail` and
- *     `polls`): one line read per look, nothing per task.
+ *     `polls`): one line read per look, nothing per task;
+ *   - a queue is marked `driven` (its small copies are then made inside
+ *     doca_task_submit, workers_queue.c) when the worker dozes beside its
+ *     busy program or the program's thread makes copies it waited for, and
+ *     unmarked when the worker has to make one of its copies or finds it
+ *     untouched for the whole spin time.  A mark, not the worker's dozing
+ *     state: a worker that wakes or is preempted does not end it.
  * On a queue that holds completions (chaos, a card model) a program waits
  * for the modelled time once every entry is copied: there is nothing to
  * serve then, and it does not count as busy.
@@ -52,7 +58,12 @@ bool sd_wq_help(struct sd_engine_queue *q)
 	/* A pass under way holds the claim: a plain look first leaves its line where it is. */
 	if (atomic_load_explicit(&q->serving, memory_order_relaxed) != 0)
 		return false;
-	return sd_wq_serve(q, SD_WQ_HELP_BYTES) != 0;
+	if (sd_wq_serve(q, SD_WQ_HELP_BYTES) == 0)
+		return false;
+	/* It made copies it waited for: it drives the queue, as the worker judges when it dozes. */
+	if (!atomic_load_explicit(&q->driven, memory_order_relaxed))
+		atomic_store_explicit(&q->driven, true, memory_order_relaxed);
+	return true;
 }
 
 bool sd_wq_worker_turn(struct sd_engine_queue *q)
@@ -65,5 +76,18 @@ bool sd_wq_worker_turn(struct sd_engine_queue *q)
 
 	q->seen_tail = tail;
 	q->seen_polls = polls;
+	q->looked_busy = !away;
 	return away;
+}
+
+void sd_wq_worker_dozes(struct sd_engine_queue *q)
+{
+	if (q->looked_busy && !atomic_load_explicit(&q->driven, memory_order_relaxed))
+		atomic_store_explicit(&q->driven, true, memory_order_relaxed);
+}
+
+void sd_wq_not_driven(struct sd_engine_queue *q)
+{
+	if (atomic_load_explicit(&q->driven, memory_order_relaxed))
+		atomic_store_explicit(&q->driven, false, memory_order_relaxed);
 }

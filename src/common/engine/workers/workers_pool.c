@@ -324,10 +324,15 @@ static uint64_t sd_worker_serve_all(struct sd_worker_view *v, bool *busy)
 
 	*busy = false;
 	for (uint32_t i = 0; i < v->n; i++) {
-		if (sd_wq_worker_turn(v->queues[i]))
-			work += sd_wq_serve(v->queues[i], SD_WQ_ALL_BYTES);
-		else
+		if (sd_wq_worker_turn(v->queues[i])) {
+			uint64_t made = sd_wq_serve(v->queues[i], SD_WQ_ALL_BYTES);
+
+			if (made != 0)
+				sd_wq_not_driven(v->queues[i]);
+			work += made;
+		} else {
 			*busy = true;
+		}
 	}
 	return work;
 }
@@ -396,11 +401,14 @@ static void *sd_worker_main(void *arg)
 			doze_ns = SD_DOZE_MIN_NS;
 		} else if (busy) {
 			busy_looks++;
+			idle_since = 0; /* the program was here since the previous look: not idle */
 		}
 		if (busy_looks == SD_BUSY_LOOKS_BEFORE_DOZE) {
 			/* The first look after a doze sees what changed during it: it takes a few looks in a row. */
 			busy_looks = 0;
 			idle_since = 0;
+			for (uint32_t i = 0; i < v.n; i++)
+				sd_wq_worker_dozes(v.queues[i]);
 			sd_worker_doze(w, doze_ns);
 			doze_ns = doze_ns < SD_DOZE_MAX_NS / 2 ? 2 * doze_ns : SD_DOZE_MAX_NS;
 			continue;
@@ -430,6 +438,9 @@ static void *sd_worker_main(void *arg)
 				sched_yield();
 			continue;
 		}
+		/* The program was away for the spin time: copies it leaves now are the worker's to make. */
+		for (uint32_t i = 0; i < v.n; i++)
+			sd_wq_not_driven(v.queues[i]);
 		sd_worker_sleep(w, &v, worked);
 		worked = false;
 		idle_since = 0;

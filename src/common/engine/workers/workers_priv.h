@@ -89,6 +89,13 @@ struct sd_engine_queue {
 	/* ---- written by the worker, read by the program's thread ---- */
 	_Alignas(SD_CACHE_LINE) _Atomic uint64_t done; /* entries finished (copied or skipped) */
 	_Atomic uint64_t held_copied; /* held queues: entries copied, each with its ready_at set */
+	/*
+	 * The worker judged that the program's thread drives this queue itself
+	 * (it dozed beside it), and since then has neither had to make a copy
+	 * of it nor found it untouched for its spin time: small copies are
+	 * then made in submit (sd_wq_run_now).  Written only when it changes.
+	 */
+	_Atomic bool driven;
 
 	/* ---- the program's thread only ---- */
 	_Alignas(SD_CACHE_LINE) uint64_t next; /* next entry to write (tail once published) */
@@ -114,6 +121,7 @@ struct sd_engine_queue {
 	/* ---- the worker thread only: what its previous look saw (workers_help.c) ---- */
 	_Alignas(SD_CACHE_LINE) uint64_t seen_tail;
 	uint32_t seen_polls;
+	bool looked_busy; /* that look found the program's thread busy with the queue */
 
 	/* ---- written rarely, read by both ---- */
 	_Alignas(SD_CACHE_LINE) struct sd_wq_entry *ring;
@@ -218,6 +226,13 @@ bool sd_wq_has_work(const struct sd_engine_queue *q);
 bool sd_wq_help(struct sd_engine_queue *q);
 /* workers_help.c: the worker's look at `q`: false while the program's thread is busy with it itself. */
 bool sd_wq_worker_turn(struct sd_engine_queue *q);
+/* workers_help.c: the worker dozes: the queues its latest look found busy are driven by their program. */
+void sd_wq_worker_dozes(struct sd_engine_queue *q);
+/*
+ * workers_help.c: the program's thread no longer drives `q`: the worker had
+ * to make copies of it, or found it untouched for its whole spin time.
+ */
+void sd_wq_not_driven(struct sd_engine_queue *q);
 
 /* workers_chaos.c */
 uint32_t sd_chaos_max_ns(void);

@@ -454,7 +454,7 @@ static inline bool sd_wq_idle(struct sd_engine_queue *q)
 
 /*
  * run_now: a small copy submitted while the program's thread drives its
- * queue itself (its worker dozes beside it: workers_help.c) and nothing of
+ * queue itself (the queue's `driven` mark: workers_help.c) and nothing of
  * the queue is in flight is made here, inside doca_task_submit.  Queued, it
  * would be made by this same thread a moment later, at the cost of a ring
  * entry, a pass and a poll; as a card copies a small payload written into
@@ -466,8 +466,8 @@ static inline bool sd_wq_idle(struct sd_engine_queue *q)
 
 static bool sd_wq_run_now(struct sd_engine_queue *q, const struct sd_copy_job *job, doca_error_t *status)
 {
-	if (q->held || job->total > SD_WQ_NOW_BYTES ||
-	    atomic_load_explicit(&q->worker->sleeping, memory_order_relaxed) != SD_WORKER_DOZING || !sd_wq_idle(q))
+	if (q->held || job->total > SD_WQ_NOW_BYTES || !atomic_load_explicit(&q->driven, memory_order_relaxed) ||
+	    !sd_wq_idle(q))
 		return false;
 	/* The program is busy with its queue: the worker goes on dozing. */
 	atomic_store_explicit(&q->polls, ++q->polls_made, memory_order_relaxed);
