@@ -15,9 +15,22 @@ export UBSAN_OPTIONS="${UBSAN_OPTIONS:+$UBSAN_OPTIONS:}log_path=$dir/report"
 export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}log_path=$dir/report"
 "$@"
 rc=$?
+# LeakSanitizer (Debian's clang 14 here) writes "Unable to get registers
+# from thread N." when its tracer cannot read a thread it stopped for the
+# leak check at exit (the thread was leaving, or a signal came between).
+# It then scans that thread's whole stack, or skips the thread, and goes on:
+# a leak is still reported in full beside the line.  Upstream LLVM prints it
+# only when verbose since pull request 116555, as a known spurious message.
+# A report holding nothing else is not a finding: shown, not failed.
+lsan_noise='^==[0-9]+==Unable to get registers from thread [0-9]+\.$'
 found=0
 for f in "$dir"/report*; do
 	[ -s "$f" ] || continue
+	if ! grep -Evq "$lsan_noise" "$f"; then
+		echo "LeakSanitizer could not read a thread at exit in process ${f##*.} (not a finding):" >&2
+		cat "$f" >&2
+		continue
+	fi
 	found=1
 	echo "sanitizer report of process ${f##*.} (tests/sanitizer-wrap.sh):" >&2
 	cat "$f" >&2
