@@ -499,50 +499,8 @@ static void big_row(struct dpu *p, size_t len)
 	       median_of(ratio, pairs));
 }
 
-/*
- * The same sizes measured as the published figures are: batches of 64
- * tasks at distinct offsets, submitted whole then drained, against memcpy
- * of the same 64 ranges, from a second mapping of one memfd of the
- * region's size into a private buffer at the same offsets.  Both then
- * stream 64 x len bytes per batch through the caches (4 MiB at 64 KiB),
- * as a card's engine would, where the one-in-flight row above copies one
- * cache-hot range again and again and so shows every nanosecond of the
- * per-task path.  Alternating slices, as big_row.
- */
-struct batch_views {
-	int fd;
-	uint8_t *a, *b, *dst;
-};
-
-static bool batch_views_open(struct batch_views *v)
-{
-	v->a = v->b = MAP_FAILED;
-	v->dst = aligned_alloc(4096, REGION);
-	v->fd = memfd_create("hostdpu-batch-baseline", MFD_CLOEXEC);
-	if (v->fd >= 0 && ftruncate(v->fd, (off_t)REGION) == 0) {
-		v->a = mmap(NULL, REGION, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, 0);
-		v->b = mmap(NULL, REGION, PROT_READ | PROT_WRITE, MAP_SHARED, v->fd, 0);
-	}
-	if (v->a == MAP_FAILED || v->b == MAP_FAILED || v->dst == NULL)
-		return false;
-	memset(v->a, 1, REGION);
-	memset(v->dst, 0, REGION);
-	return true;
-}
-
-static void batch_views_close(struct batch_views *v)
-{
-	if (v->a != MAP_FAILED)
-		munmap(v->a, REGION);
-	if (v->b != MAP_FAILED)
-		munmap(v->b, REGION);
-	if (v->fd >= 0)
-		close(v->fd);
-	free(v->dst);
-}
-
 /* Whole batches of memcpy over batch_init's 64 ranges for about `seconds`; seconds taken, *n batches. */
-static double batch_views_copy(struct batch_views *v, size_t len, double seconds, uint64_t *n)
+static double two_views_copy_batch(struct two_views *v, size_t len, double seconds, uint64_t *n)
 {
 	double t0 = now_s(), t;
 
@@ -575,26 +533,37 @@ static double batches_for(struct dpu *p, double seconds, uint64_t *n)
 	return t - t0;
 }
 
+/*
+ * The same sizes measured as the published figures are: batches of 64
+ * tasks at distinct offsets, submitted whole then drained, against memcpy
+ * of the same 64 ranges, from a second mapping of one memfd of the
+ * region's size into a private buffer at the same offsets.  Both then
+ * stream 64 x len bytes per batch through the caches (4 MiB at 64 KiB),
+ * as a card's engine would, where the one-in-flight row above copies one
+ * cache-hot range again and again and so shows every nanosecond of the
+ * per-task path.  Alternating slices, as big_row.
+ */
 static void big_batch_row(struct dpu *p, size_t len)
 {
-	struct batch_views v = {.fd = -1, .a = MAP_FAILED, .b = MAP_FAILED, .dst = NULL};
+	/* The region's size, mapped twice: the 64 ranges sit at batch_init's offsets. */
+	struct two_views v = {.fd = -1, .a = MAP_FAILED, .b = MAP_FAILED, .dst = NULL, .len = 0};
 	double el_dma = 0, el_base = 0, ratio[SLICES], slice = p->seconds / SLICES;
 	uint64_t n_dma = 0, n_base = 0;
 	int pairs = 0;
 
-	if (!batch_init(p, len, false, BATCH) || !batch_views_open(&v)) {
+	if (!batch_init(p, len, false, BATCH) || !two_views_open(&v, REGION)) {
 		p->failed = true;
 		batch_fini(p);
-		batch_views_close(&v);
+		two_views_close(&v);
 		return;
 	}
 	/* One batch each first: the page tables of both views and of the import fill outside the slices. */
-	(void)batch_views_copy(&v, len, 0, &n_base);
+	(void)two_views_copy_batch(&v, len, 0, &n_base);
 	(void)batches_for(p, 0, &n_dma);
 	n_base = n_dma = 0;
 	for (int i = 0; i < SLICES && !p->failed; i++) {
 		uint64_t nb = 0, nd = 0;
-		double eb = batch_views_copy(&v, len, slice, &nb), ed = batches_for(p, slice, &nd);
+		double eb = two_views_copy_batch(&v, len, slice, &nb), ed = batches_for(p, slice, &nd);
 
 		if (nb > 0 && nd > 0 && eb > 0 && ed > 0)
 			ratio[pairs++] = ((double)nd / ed) / ((double)nb / eb);
@@ -606,7 +575,7 @@ static void big_batch_row(struct dpu *p, size_t len)
 	if (!p->failed && !batch_verify(p, len, false))
 		p->failed = true;
 	batch_fini(p);
-	batch_views_close(&v);
+	two_views_close(&v);
 	double bytes = (double)BATCH * (double)len;
 	double dma = el_dma > 0 ? (double)n_dma * bytes / el_dma / 1e9 : 0;
 	double base = el_base > 0 ? (double)n_base * bytes / el_base / 1e9 : 0;
