@@ -60,9 +60,7 @@ bool sd_wq_help(struct sd_engine_queue *q)
 		return false;
 	if (sd_wq_serve(q, SD_WQ_HELP_BYTES) == 0)
 		return false;
-	/* It made copies it waited for: it drives the queue, as the worker judges when it dozes. */
-	if (!atomic_load_explicit(&q->driven, memory_order_relaxed))
-		atomic_store_explicit(&q->driven, true, memory_order_relaxed);
+	sd_wq_set_driven(q, true); /* it made copies it waited for: it drives the queue */
 	return true;
 }
 
@@ -82,12 +80,6 @@ bool sd_wq_worker_turn(struct sd_engine_queue *q)
 
 void sd_wq_worker_dozes(struct sd_engine_queue *q)
 {
-	if (q->looked_busy && !atomic_load_explicit(&q->driven, memory_order_relaxed))
-		atomic_store_explicit(&q->driven, true, memory_order_relaxed);
-}
-
-void sd_wq_not_driven(struct sd_engine_queue *q)
-{
-	if (atomic_load_explicit(&q->driven, memory_order_relaxed))
-		atomic_store_explicit(&q->driven, false, memory_order_relaxed);
+	if (q->looked_busy)
+		sd_wq_set_driven(q, true);
 }

@@ -327,8 +327,8 @@ static uint64_t sd_worker_serve_all(struct sd_worker_view *v, bool *busy)
 		if (sd_wq_worker_turn(v->queues[i])) {
 			uint64_t made = sd_wq_serve(v->queues[i], SD_WQ_ALL_BYTES);
 
-			if (made != 0)
-				sd_wq_not_driven(v->queues[i]);
+			if (made != 0) /* the program left copies: it no longer drives the queue */
+				sd_wq_set_driven(v->queues[i], false);
 			work += made;
 		} else {
 			*busy = true;
@@ -440,7 +440,7 @@ static void *sd_worker_main(void *arg)
 		}
 		/* The program was away for the spin time: copies it leaves now are the worker's to make. */
 		for (uint32_t i = 0; i < v.n; i++)
-			sd_wq_not_driven(v.queues[i]);
+			sd_wq_set_driven(v.queues[i], false);
 		sd_worker_sleep(w, &v, worked);
 		worked = false;
 		idle_since = 0;

@@ -90,10 +90,11 @@ struct sd_engine_queue {
 	_Alignas(SD_CACHE_LINE) _Atomic uint64_t done; /* entries finished (copied or skipped) */
 	_Atomic uint64_t held_copied; /* held queues: entries copied, each with its ready_at set */
 	/*
-	 * The worker judged that the program's thread drives this queue itself
-	 * (it dozed beside it), and since then has neither had to make a copy
-	 * of it nor found it untouched for its spin time: small copies are
-	 * then made in submit (sd_wq_run_now).  Written only when it changes.
+	 * The program's thread drives this queue itself (the worker dozed
+	 * beside it, or the program made copies it waited for), and the worker
+	 * has since neither had to make a copy of it nor found it untouched for
+	 * its spin time: small copies are then made in submit (sd_wq_run_now).
+	 * Written only when it changes (sd_wq_set_driven).
 	 */
 	_Atomic bool driven;
 
@@ -226,13 +227,15 @@ bool sd_wq_has_work(const struct sd_engine_queue *q);
 bool sd_wq_help(struct sd_engine_queue *q);
 /* workers_help.c: the worker's look at `q`: false while the program's thread is busy with it itself. */
 bool sd_wq_worker_turn(struct sd_engine_queue *q);
+/* Set the `driven` mark; a store only when it changes, so the line stays put while it holds. */
+static inline void sd_wq_set_driven(struct sd_engine_queue *q, bool driven)
+{
+	if (atomic_load_explicit(&q->driven, memory_order_relaxed) != driven)
+		atomic_store_explicit(&q->driven, driven, memory_order_relaxed);
+}
+
 /* workers_help.c: the worker dozes: the queues its latest look found busy are driven by their program. */
 void sd_wq_worker_dozes(struct sd_engine_queue *q);
-/*
- * workers_help.c: the program's thread no longer drives `q`: the worker had
- * to make copies of it, or found it untouched for its whole spin time.
- */
-void sd_wq_not_driven(struct sd_engine_queue *q);
 
 /* workers_chaos.c */
 uint32_t sd_chaos_max_ns(void);

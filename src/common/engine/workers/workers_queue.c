@@ -469,7 +469,7 @@ static bool sd_wq_run_now(struct sd_engine_queue *q, const struct sd_copy_job *j
 	if (q->held || job->total > SD_WQ_NOW_BYTES || !atomic_load_explicit(&q->driven, memory_order_relaxed) ||
 	    !sd_wq_idle(q))
 		return false;
-	/* The program is busy with its queue: the worker goes on dozing. */
+	/* Tell the worker the program is busy with its queue, as a poll does. */
 	atomic_store_explicit(&q->polls, ++q->polls_made, memory_order_relaxed);
 	*status = sd_cpu_engine.copy(job);
 	return true;
