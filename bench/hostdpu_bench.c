@@ -460,14 +460,31 @@ static double two_views_copy(struct two_views *v, double seconds, uint64_t *n)
  */
 #define SLICES 10
 
+/* The alternating slices of a big row: totals of each side and each pair's ratio. */
+struct slice_pairs {
+	double el_dma, el_base, ratio[SLICES];
+	uint64_t n_dma, n_base; /* copies (big_row) or batches (big_batch_row) */
+	int pairs;
+};
+
+/* One pair: the baseline did nb in eb seconds, DMA nd in ed. */
+static void slice_pairs_add(struct slice_pairs *sp, double eb, uint64_t nb, double ed, uint64_t nd)
+{
+	if (nb > 0 && nd > 0 && eb > 0 && ed > 0)
+		sp->ratio[sp->pairs++] = ((double)nd / ed) / ((double)nb / eb);
+	sp->el_base += eb;
+	sp->el_dma += ed;
+	sp->n_base += nb;
+	sp->n_dma += nd;
+}
+
 static void big_row(struct dpu *p, size_t len)
 {
 	/* Closed until opened: a failed batch_init closes it untouched. */
 	struct two_views v = {.fd = -1, .a = MAP_FAILED, .b = MAP_FAILED, .dst = NULL, .len = 0};
-	double dma = 0, base = 0, el_dma = 0, el_base = 0, ratio[SLICES];
-	uint64_t n_dma = 0, n_base = 0;
+	struct slice_pairs sp = {0};
+	double dma = 0, base = 0;
 	double slice = p->seconds / SLICES;
-	int pairs = 0;
 
 	if (!batch_init(p, len, false, 1) || !two_views_open(&v, len)) {
 		p->failed = true;
@@ -479,24 +496,19 @@ static void big_row(struct dpu *p, size_t len)
 		uint64_t nb = 0, nd = 0;
 		double eb = two_views_copy(&v, slice, &nb), ed = one_in_flight_for(p, slice, &nd);
 
-		if (nb > 0 && nd > 0 && eb > 0 && ed > 0)
-			ratio[pairs++] = ((double)nd / ed) / ((double)nb / eb);
-		el_base += eb;
-		el_dma += ed;
-		n_base += nb;
-		n_dma += nd;
+		slice_pairs_add(&sp, eb, nb, ed, nd);
 	}
 	batch_fini(p);
 	two_views_close(&v);
-	dma = el_dma > 0 ? (double)n_dma * (double)len / el_dma / 1e9 : 0;
-	base = el_base > 0 ? (double)n_base * (double)len / el_base / 1e9 : 0;
+	dma = sp.el_dma > 0 ? (double)sp.n_dma * (double)len / sp.el_dma / 1e9 : 0;
+	base = sp.el_base > 0 ? (double)sp.n_base * (double)len / sp.el_base / 1e9 : 0;
 	printf("  read   %7zu B  %8.2f GB/s   memcpy between two mappings %6.2f GB/s  %.2fx  %s"
 	       "   (per copy %.0f / %.0f ns, slice median %.2fx)\n",
 	       len, dma, base, base > 0 ? dma / base : 0,
 	       len < BIG_TARGET_FROM ? "no target"
 	       : base > 0 && dma / base >= 0.95 ? "target 0.95  ok" : "target 0.95  BELOW TARGET",
-	       n_dma > 0 ? el_dma / (double)n_dma * 1e9 : 0, n_base > 0 ? el_base / (double)n_base * 1e9 : 0,
-	       median_of(ratio, pairs));
+	       sp.n_dma > 0 ? sp.el_dma / (double)sp.n_dma * 1e9 : 0,
+	       sp.n_base > 0 ? sp.el_base / (double)sp.n_base * 1e9 : 0, median_of(sp.ratio, sp.pairs));
 }
 
 /* Whole batches of memcpy over batch_init's 64 ranges for about `seconds`; seconds taken, *n batches. */
@@ -547,9 +559,9 @@ static void big_batch_row(struct dpu *p, size_t len)
 {
 	/* The region's size, mapped twice: the 64 ranges sit at batch_init's offsets. */
 	struct two_views v = {.fd = -1, .a = MAP_FAILED, .b = MAP_FAILED, .dst = NULL, .len = 0};
-	double el_dma = 0, el_base = 0, ratio[SLICES], slice = p->seconds / SLICES;
-	uint64_t n_dma = 0, n_base = 0;
-	int pairs = 0;
+	struct slice_pairs sp = {0};
+	double slice = p->seconds / SLICES;
+	uint64_t warm = 0;
 
 	if (!batch_init(p, len, false, BATCH) || !two_views_open(&v, REGION)) {
 		p->failed = true;
@@ -558,31 +570,26 @@ static void big_batch_row(struct dpu *p, size_t len)
 		return;
 	}
 	/* One batch each first: the page tables of both views and of the import fill outside the slices. */
-	(void)two_views_copy_batch(&v, len, 0, &n_base);
-	(void)batches_for(p, 0, &n_dma);
-	n_base = n_dma = 0;
+	(void)two_views_copy_batch(&v, len, 0, &warm);
+	(void)batches_for(p, 0, &warm);
 	for (int i = 0; i < SLICES && !p->failed; i++) {
 		uint64_t nb = 0, nd = 0;
 		double eb = two_views_copy_batch(&v, len, slice, &nb), ed = batches_for(p, slice, &nd);
 
-		if (nb > 0 && nd > 0 && eb > 0 && ed > 0)
-			ratio[pairs++] = ((double)nd / ed) / ((double)nb / eb);
-		el_base += eb;
-		el_dma += ed;
-		n_base += nb;
-		n_dma += nd;
+		slice_pairs_add(&sp, eb, nb, ed, nd);
 	}
 	if (!p->failed && !batch_verify(p, len, false))
 		p->failed = true;
 	batch_fini(p);
 	two_views_close(&v);
 	double bytes = (double)BATCH * (double)len;
-	double dma = el_dma > 0 ? (double)n_dma * bytes / el_dma / 1e9 : 0;
-	double base = el_base > 0 ? (double)n_base * bytes / el_base / 1e9 : 0;
+	double dma = sp.el_dma > 0 ? (double)sp.n_dma * bytes / sp.el_dma / 1e9 : 0;
+	double base = sp.el_base > 0 ? (double)sp.n_base * bytes / sp.el_base / 1e9 : 0;
 	printf("  read   %7zu B  %8.2f GB/s   memcpy of the same 64 ranges %6.2f GB/s  %.2fx  %s"
 	       "   (batches of 64; slice median %.2fx)\n",
 	       len, dma, base, base > 0 ? dma / base : 0,
-	       base > 0 && dma / base >= 0.95 ? "target 0.95  ok" : "target 0.95  BELOW TARGET", median_of(ratio, pairs));
+	       base > 0 && dma / base >= 0.95 ? "target 0.95  ok" : "target 0.95  BELOW TARGET",
+	       median_of(sp.ratio, sp.pairs));
 }
 
 /*
