@@ -22,7 +22,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +30,7 @@
 
 #include "comch_fp_priv.h"
 #include "sd_log.h"
+#include "sd_thread.h"
 
 struct sd_fp_wake {
 	int rd, wr;
@@ -70,7 +70,6 @@ static struct sd_fp_wake *sd_fp_wake_get(struct doca_comch_consumer *c)
 {
 	static atomic_bool warned;
 	struct sd_fp_wake *w = c->wake;
-	sigset_t all, saved;
 	int p[2];
 
 	if (w != NULL)
@@ -83,13 +82,10 @@ static struct sd_fp_wake *sd_fp_wake_get(struct doca_comch_consumer *c)
 		w->rd = p[0];
 		w->wr = p[1];
 		w->pe = c->ctx.pe;
-		sigfillset(&all);
-		pthread_sigmask(SIG_SETMASK, &all, &saved); /* the program's signals stay with its threads */
-		if (pthread_create(&w->thread, NULL, sd_fp_wake_main, w) != 0) {
+		if (sd_thread_start(&w->thread, NULL, sd_fp_wake_main, w) != 0) {
 			sd_fp_wake_free(w);
 			w = NULL;
 		}
-		pthread_sigmask(SIG_SETMASK, &saved, NULL);
 	}
 	if (w == NULL && !atomic_exchange(&warned, true))
 		SD_LOG_WARN("consumer %p: cannot start its wake-up pipe and thread; a consumer on a PE of its own "

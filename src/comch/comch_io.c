@@ -17,7 +17,6 @@
  * (context going IDLE) it returns.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -27,6 +26,7 @@
 
 #include "comch_priv.h"
 #include "sd_log.h"
+#include "sd_thread.h"
 
 static void sd_io_kick(struct sd_comch_ep *ep)
 {
@@ -256,7 +256,6 @@ static void sd_io_close_fds(struct sd_comch_io *io)
 doca_error_t sd_comch_io_start(struct sd_comch_ep *ep, const char *func)
 {
 	struct sd_comch_io *io = &ep->io;
-	sigset_t all, saved;
 	int err;
 
 	atomic_store(&io->stop, false);
@@ -274,10 +273,7 @@ doca_error_t sd_comch_io_start(struct sd_comch_ep *ep, const char *func)
 			      ep->ctx.ops->type_name, (void *)ep);
 		return DOCA_ERROR_INITIALIZATION;
 	}
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &saved);
-	err = pthread_create(&io->thread, NULL, sd_io_main, ep);
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	err = sd_thread_start(&io->thread, NULL, sd_io_main, ep);
 	if (err != 0) {
 		sd_io_close_fds(io);
 		SD_LOG_ERR_AS(func, "cannot start the transport thread (error %d) (%s %p)", err,

@@ -31,7 +31,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +43,7 @@
 #include "rdma_cm.h"
 #include "rdma_wake.h"
 #include "sd_log.h"
+#include "sd_thread.h"
 
 enum { SD_WAKE_TAG_PIPE = 1, SD_WAKE_TAG_TIMER, SD_WAKE_TAG_CM, SD_WAKE_TAG_PEER, SD_WAKE_TAG_NET };
 
@@ -166,17 +166,13 @@ static void *sd_wake_watch(void *arg)
 /* Start the watcher once per context life; false (logged) when no thread can be made. */
 static bool sd_wake_start(struct sd_rdma_wake *w, struct doca_rdma *rdma)
 {
-	sigset_t all, saved;
 	int err;
 
 	if (w->running)
 		return true;
 	w->pe = rdma->ctx.pe;
 	atomic_store(&w->quit, false);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &saved); /* the program's signals stay with its own threads */
-	err = pthread_create(&w->thread, NULL, sd_wake_watch, w);
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	err = sd_thread_start(&w->thread, NULL, sd_wake_watch, w);
 	if (err != 0) {
 		SD_LOG_WARN("rdma %p: cannot start its notification watcher (%s); a program asleep on its "
 			    "notification handle learns of connection events and deadlines only at its next "

@@ -45,12 +45,12 @@
  */
 #include <errno.h>
 #include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "sd_log.h"
+#include "sd_thread.h"
 #include "ucx_priv.h"
 #include "ucx_wire.h"
 #include "xproc_relay.h"
@@ -544,7 +544,6 @@ static void sd_ucx_server_teardown(void)
 
 static doca_error_t sd_ucx_server_start(const char *func, const struct sd_xp_net *bind)
 {
-	sigset_t all, saved;
 	doca_error_t err;
 	int rc;
 
@@ -561,11 +560,7 @@ static doca_error_t sd_ucx_server_start(const char *func, const struct sd_xp_net
 	atomic_store(&sd_srv.quit, false);
 	atomic_store(&sd_srv.to_cut, 0);
 	sd_srv.closing = false;
-	/* The application's signals stay on the application's threads. */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &saved);
-	rc = pthread_create(&sd_srv.thread, NULL, sd_ucx_server_main, NULL);
-	pthread_sigmask(SIG_SETMASK, &saved, NULL);
+	rc = sd_thread_start(&sd_srv.thread, NULL, sd_ucx_server_main, NULL);
 	if (rc != 0) {
 		SD_LOG_ERR_AS(func, "cannot start the thread that serves exports over UCX: %s", strerror(rc));
 		sd_ucx_server_teardown();
