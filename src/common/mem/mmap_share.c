@@ -68,8 +68,25 @@ struct sd_share_entry {
 static pthread_mutex_t sd_share_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct sd_share_entry *sd_share_list;
 
-/* The range being moved now (0, 0 when none); faulting writers inside wait. */
+/*
+ * Moves of this process, counted twice: odd while one is under way, and then
+ * [lo, hi) is its range.  A writer that faults inside it waits for the move.
+ */
+static atomic_ulong sd_share_move_seq;
 static _Atomic uintptr_t sd_share_moving_lo, sd_share_moving_hi;
+
+/*
+ * The last fault this thread let run again without a move to explain it.  A
+ * write-protect fault taken during a move may be handled only after the move
+ * has ended (the thread was preempted in between), so an unexplained fault is
+ * retried once; the same address faulting again with no move begun since is
+ * the program's own fault.
+ */
+struct sd_share_retried {
+	uintptr_t at;
+	unsigned long seq;
+};
+static _Thread_local struct sd_share_retried sd_share_retried;
 static struct sigaction sd_share_prev_segv;
 static atomic_int sd_share_handler_state; /* 0 not yet, 1 installing, 2 installed, 3 failed */
 static pthread_once_t sd_share_atfork_once = PTHREAD_ONCE_INIT;
@@ -117,17 +134,31 @@ static void sd_share_segv_forward(int sig, siginfo_t *si, void *uc)
 		raise(sig);
 }
 
+static bool sd_share_moving(uintptr_t at, unsigned long seq)
+{
+	return (seq & 1) != 0 && at >= atomic_load(&sd_share_moving_lo) && at < atomic_load(&sd_share_moving_hi);
+}
+
 static void sd_share_segv(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t at = si != NULL ? (uintptr_t)si->si_addr : 0;
+	unsigned long seq = atomic_load(&sd_share_move_seq);
 
-	if (si != NULL && si->si_code > 0 && at >= atomic_load(&sd_share_moving_lo) &&
-	    at < atomic_load(&sd_share_moving_hi)) {
-		while (at >= atomic_load(&sd_share_moving_lo) && at < atomic_load(&sd_share_moving_hi))
+	/* Sent by a process, or no move ever made: not ours to explain. */
+	if (si == NULL || si->si_code <= 0 || seq == 0) {
+		sd_share_segv_forward(sig, si, uc);
+		return;
+	}
+	if (sd_share_moving(at, seq)) {
+		while (atomic_load(&sd_share_move_seq) == seq)
 			sched_yield();
 		return; /* the store runs again, into the moved pages */
 	}
-	sd_share_segv_forward(sig, si, uc);
+	if (sd_share_retried.at == at && sd_share_retried.seq == seq) {
+		sd_share_segv_forward(sig, si, uc);
+		return;
+	}
+	sd_share_retried = (struct sd_share_retried){.at = at, .seq = seq};
 }
 
 static bool sd_share_handler_install(void)
@@ -320,6 +351,7 @@ static int sd_share_move(uintptr_t lo, uintptr_t hi, void *dst, int prot, int fd
 
 	atomic_store(&sd_share_moving_hi, hi);
 	atomic_store(&sd_share_moving_lo, lo);
+	atomic_fetch_add(&sd_share_move_seq, 1); /* odd: [lo, hi) is moving */
 	if (prot & PROT_WRITE) {
 		held = sd_share_sys_mprotect(lo, len, prot & ~PROT_WRITE) == 0;
 		err = held ? 0 : errno;
@@ -333,8 +365,7 @@ static int sd_share_move(uintptr_t lo, uintptr_t hi, void *dst, int prot, int fd
 		err = errno;
 	if (err != 0 && held)
 		sd_share_sys_mprotect(lo, len, prot);
-	atomic_store(&sd_share_moving_lo, 0);
-	atomic_store(&sd_share_moving_hi, 0);
+	atomic_fetch_add(&sd_share_move_seq, 1); /* even: no move under way */
 	if (err != 0)
 		sd_share_sys_munmap(dst, len);
 	return err;

@@ -10,10 +10,12 @@
  * "softdoca-registered"), the bytes directly.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <sys/wait.h>
 
 #include "reg_test.h"
+#include "sd_thread.h"
 
 static struct doca_dev *share_dev;
 
@@ -205,6 +207,78 @@ static void concurrent_writer_during_start_and_stop_loses_nothing(void)
 	munmap(p, len);
 }
 
+/*
+ * Registration moves whole pages: bytes that merely share a page with the
+ * registered buffer (other heap objects) are moved too, while other threads
+ * keep writing them.  A writer whose fault is handled only after the move has
+ * ended must still have its store retried, never be killed.  Many short
+ * moves and more writers than CPUs make that late handling common.  Half the
+ * writers are started as softdoca starts its own threads (transport and
+ * wake-up threads write heap objects too): the program's signals blocked,
+ * their own faults not, or the kernel kills the process at the first fault.
+ */
+struct neighbour {
+	volatile uint64_t *word;
+	atomic_bool *stop;
+	uint64_t stores;
+	bool sigint_blocked, sigsegv_blocked;
+};
+
+static void *neighbour_main(void *arg)
+{
+	struct neighbour *n = arg;
+	sigset_t mask;
+
+	pthread_sigmask(SIG_SETMASK, NULL, &mask);
+	n->sigint_blocked = sigismember(&mask, SIGINT) == 1;
+	n->sigsegv_blocked = sigismember(&mask, SIGSEGV) == 1;
+	while (!atomic_load(n->stop)) {
+		n->stores++;
+		*n->word = n->stores;
+		if (*n->word != n->stores)
+			break;
+	}
+	return NULL;
+}
+
+static void writers_beside_a_small_buffer_survive_many_moves(void)
+{
+	enum { WRITERS = 6, MOVES = 1000 };
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint8_t *p = reg_fresh(page);
+	struct neighbour n[WRITERS];
+	pthread_t t[WRITERS];
+	atomic_bool stop = false;
+	int made = 0;
+
+	REQUIRE(p != NULL);
+	memset(p, 0, page);
+	for (int i = 0; i < WRITERS; i++) {
+		n[i] = (struct neighbour){.word = (volatile uint64_t *)(p + 1024 + 64 * i), .stop = &stop};
+		if (i % 2 == 0)
+			REQUIRE(pthread_create(&t[i], NULL, neighbour_main, &n[i]) == 0);
+		else
+			REQUIRE(sd_thread_start(&t[i], NULL, neighbour_main, &n[i]) == 0);
+	}
+	for (int i = 0; i < MOVES; i++) {
+		struct doca_mmap *m = started(p, 256, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+		if (m == NULL)
+			break;
+		made++;
+		CHECK_OK(doca_mmap_destroy(m));
+	}
+	atomic_store(&stop, true);
+	for (int i = 0; i < WRITERS; i++) {
+		pthread_join(t[i], NULL);
+		CHECK_EQ_U64(*n[i].word, n[i].stores);
+		CHECK(n[i].sigint_blocked == (i % 2 == 1));
+		CHECK(!n[i].sigsegv_blocked);
+	}
+	CHECK_EQ_U64((uint64_t)made, MOVES);
+	CHECK(!on_registration_memfd(p));
+	munmap(p, page);
+}
+
 /* ---- fork ------------------------------------------------------------------------ */
 
 static void fork_child_gets_a_private_copy(void)
@@ -295,6 +369,7 @@ int main(void)
 	SD_RUN(stack_memory_stays_where_it_is_and_still_starts);
 	SD_RUN(a_threads_stack_memory_stays_where_it_is_and_still_starts);
 	SD_RUN(concurrent_writer_during_start_and_stop_loses_nothing);
+	SD_RUN(writers_beside_a_small_buffer_survive_many_moves);
 	SD_RUN(fork_child_gets_a_private_copy);
 	SD_RUN(unmapped_registered_range_is_reported_at_stop_and_left_alone);
 	SD_RUN(pages_stay_shared_until_the_last_mmap_over_them_stops);
