@@ -32,6 +32,8 @@ enum sd_card_dir {
 
 #define SD_CARD_MAX_ROWS 32
 #define SD_CARD_NAME_LEN 32
+/* The longest a modelled card is busy with one task (1000 s); a table's rates are 1 to 1e12 per second. */
+#define SD_CARD_MAX_TASK_NS 1e12
 
 struct sd_card_row {
 	uint64_t size;     /* bytes per task */

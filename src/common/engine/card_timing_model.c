@@ -153,7 +153,9 @@ struct sd_card *sd_card_for(const char *pci_addr, const char *model)
 uint64_t sd_card_book(struct sd_card *c, enum sd_card_dir d, uint64_t size, uint64_t arrive_ns,
 		      uint64_t *service_start)
 {
-	uint64_t svc = (uint64_t)(sd_card_service_ns(&c->table, d, size) + 0.5);
+	double ns = sd_card_service_ns(&c->table, d, size);
+	/* A slow row extrapolated to a huge task: held 1000 s at most, and the cast stays defined. */
+	uint64_t svc = ns < SD_CARD_MAX_TASK_NS ? (uint64_t)(ns + 0.5) : (uint64_t)SD_CARD_MAX_TASK_NS;
 	uint64_t busy = atomic_load_explicit(&c->busy_until, memory_order_relaxed);
 	uint64_t start;
 

@@ -75,7 +75,7 @@ static bool sd_card_rate_value(const char *s, double *out)
 		v *= 1e9;
 	else if (*end != '\0')
 		return false;
-	if (!(v > 0) || v > 1e12)
+	if (!(v >= 1) || v > 1e12)
 		return false;
 	*out = v;
 	return true;
@@ -155,7 +155,7 @@ static int sd_card_row(struct sd_card_parse *p, int d, const char *size, const c
 	if (!sd_card_size(size, &r.size))
 		return sd_card_fail(p, "'%s' is not a task size (bytes, 1 B to 1 TiB, suffix K, M or G)", size);
 	if (!sd_card_rate_value(rate, &r.rate))
-		return sd_card_fail(p, "'%s' is not a rate (tasks per second above 0, suffix K, M or G)", rate);
+		return sd_card_fail(p, "'%s' is not a rate (tasks per second, 1 to 1000G, suffix K, M or G)", rate);
 	if (t->nrows[d] == SD_CARD_MAX_ROWS)
 		return sd_card_fail(p, "more than %d %s rows", SD_CARD_MAX_ROWS, sd_card_dir_names[d]);
 	if (t->nrows[d] > 0 && t->rows[d][t->nrows[d] - 1].size >= r.size)
@@ -304,7 +304,11 @@ double sd_card_service_ns(const struct sd_card_table *t, enum sd_card_dir d, uin
 	for (uint32_t i = 1; i < n; i++) {
 		if (size <= r[i].size) {
 			double f = (double)(size - r[i - 1].size) / (double)(r[i].size - r[i - 1].size);
-			return r[i - 1].service_ns + f * (r[i].service_ns - r[i - 1].service_ns);
+			/*
+			 * A weighted sum of two positive times stays positive; the
+			 * form a + f * (b - a) cancels to 0 at f = 1 when a dwarfs b.
+			 */
+			return (1 - f) * r[i - 1].service_ns + f * r[i].service_ns;
 		}
 	}
 	/* Past the last row: the last row's bandwidth. */

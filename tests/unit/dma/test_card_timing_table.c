@@ -54,6 +54,25 @@ static void sizes_between_rows_are_interpolated(void)
 	CHECK(near(sd_card_service_ns(&t, SD_CARD_LOCAL, 2048), 1500, 1e-9));       /* no local rows: read */
 }
 
+/*
+ * Rows of very different rates: interpolation lands on each row exactly and
+ * stays positive between them.  fuzz_card_timing found a table (a rate of
+ * 1e-25 tasks/s, refused now) whose interpolation cancelled to 0 ns.
+ */
+static void rows_of_very_different_rates_interpolate_to_positive_times(void)
+{
+	static const char text[] = "latency 0\nread 64 1M\nwrite 5 1\nwrite 64K 23M\nwrite 1G 1000G\n";
+	struct sd_card_table t;
+	char why[256];
+
+	REQUIRE(sd_card_table_parse(text, sizeof(text) - 1, &t, why, sizeof(why)) == 0);
+	CHECK(near(sd_card_service_ns(&t, SD_CARD_WRITE, 5), 1e9, 1e-12));
+	CHECK(near(sd_card_service_ns(&t, SD_CARD_WRITE, 65536), 1e9 / 23e6, 1e-9));
+	CHECK(near(sd_card_service_ns(&t, SD_CARD_WRITE, 1u << 30), 1e-3, 1e-9));
+	CHECK(sd_card_service_ns(&t, SD_CARD_WRITE, 65535) > 0);
+	CHECK(sd_card_service_ns(&t, SD_CARD_WRITE, (1u << 30) - 1) > 0);
+}
+
 static void latency_is_taken_out_of_a_batch_rate(void)
 {
 	static const char text[] = "latency 64us\nbatch 64\nread 64 100K\nwrite 64 100K\nlocal 64 200K\n";
@@ -88,6 +107,8 @@ static void malformed_tables_are_refused_naming_line_and_rule(void)
 	check_refused("read 0 1M\nwrite 64 1M\n", "line 1: '0' is not a task size");
 	check_refused("read 64 -1M\nwrite 64 1M\n", "line 1: '-1M' is not a rate");
 	check_refused("read 64 0\nwrite 64 1M\n", "line 1: '0' is not a rate");
+	check_refused("read 64 0.5\nwrite 64 1M\n", "line 1: '0.5' is not a rate (tasks per second, 1 to 1000G");
+	check_refused("read 64 0.0000000000000000000000000000001M\nwrite 64 1M\n", "is not a rate");
 	check_refused("read 64 1M\nread 64 2M\nwrite 64 1M\n", "line 2: read rows must come in increasing size");
 	check_refused("read 64 1M extra\nwrite 64 1M\n", "line 1: a row is: direction size rate");
 	check_refused("latency soon\nread 64 1M\nwrite 64 1M\n", "line 1: 'soon' is not a latency");
@@ -130,6 +151,7 @@ int main(void)
 {
 	SD_RUN(bf2_gives_the_published_rates_back);
 	SD_RUN(sizes_between_rows_are_interpolated);
+	SD_RUN(rows_of_very_different_rates_interpolate_to_positive_times);
 	SD_RUN(latency_is_taken_out_of_a_batch_rate);
 	SD_RUN(malformed_tables_are_refused_naming_line_and_rule);
 	SD_RUN(comments_and_blank_lines_are_ignored_and_the_writer_round_trips);
