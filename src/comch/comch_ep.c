@@ -15,6 +15,7 @@
 
 #include "comch_fp_priv.h"
 #include "sd_log.h"
+#include "sd_pages.h"
 
 /* ---- creation ---- */
 
@@ -155,7 +156,7 @@ static void sd_comch_teardown(struct sd_comch_ep *ep)
 	atomic_store(&ep->posted, 0);
 	sd_comch_ring_fini(&ep->ring);
 	free(ep->send_bufs);
-	free(ep->recv_buf);
+	sd_pages_free(ep->recv_buf, ep->recv_buf_len);
 	ep->send_bufs = NULL;
 	ep->recv_buf = NULL;
 	ep->staged.kind = SD_EV_NONE;
@@ -183,9 +184,12 @@ static doca_error_t sd_comch_start(struct doca_ctx *ctx)
 	}
 	/*
 	 * Each send task owns one message slot, and one buffer receives: no
-	 * message ever allocates.  Plain malloc: untouched pages cost nothing.
+	 * message ever allocates.  Plain malloc for the send slots: untouched
+	 * pages cost nothing.  The receive buffer, which the kernel fills, has
+	 * pages of its own (sd_pages.h says why).
 	 */
-	ep->recv_buf = malloc(ep->max_msg);
+	ep->recv_buf_len = ep->max_msg;
+	ep->recv_buf = sd_pages_alloc(ep->recv_buf_len);
 	if (send->configured)
 		ep->send_bufs = malloc((size_t)send->num_tasks * ep->max_msg);
 	if (ep->recv_buf == NULL || (send->configured && ep->send_bufs == NULL) ||

@@ -26,6 +26,7 @@
 
 #include "comch_priv.h"
 #include "sd_log.h"
+#include "sd_pages.h"
 #include "sd_thread.h"
 
 static void sd_io_kick(struct sd_comch_ep *ep)
@@ -244,14 +245,14 @@ static void sd_io_close_fds(struct sd_comch_io *io)
 		close(io->wake_fd);
 	io->epfd = -1;
 	io->wake_fd = -1;
-	free(io->scratch);
+	sd_pages_free(io->scratch, io->scratch_len);
 	io->scratch = NULL;
 }
 
 /*
  * Create the epoll set and the wake-up eventfd and launch the thread, with
- * every signal blocked in it so that the application's handlers keep
- * running on the application's threads.
+ * the program's signals blocked in it so that the application's handlers
+ * keep running on the application's threads (sd_thread.h).
  */
 doca_error_t sd_comch_io_start(struct sd_comch_ep *ep, const char *func)
 {
@@ -262,7 +263,7 @@ doca_error_t sd_comch_io_start(struct sd_comch_ep *ep, const char *func)
 	atomic_store(&io->quit, false);
 	atomic_store(&io->want_out, false);
 	io->scratch_len = sizeof(struct sd_wire_hello) + ep->name_len + 1;
-	io->scratch = malloc(io->scratch_len);
+	io->scratch = sd_pages_alloc(io->scratch_len); /* the kernel fills it: sd_pages.h */
 	io->epfd = epoll_create1(EPOLL_CLOEXEC);
 	io->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	if (io->scratch == NULL || io->epfd < 0 || io->wake_fd < 0 || !sd_io_add(io->epfd, io->wake_fd, SD_TAG_WAKE) ||

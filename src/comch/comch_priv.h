@@ -187,6 +187,7 @@ struct sd_comch_ep {
 	struct sd_comch_io io;
 	uint8_t *send_bufs; /* one max_msg slot per send task */
 	uint8_t *recv_buf;  /* the message being handed to the receive callback */
+	size_t recv_buf_len; /* its size when allocated (max_msg then) */
 	struct sd_comch_ev staged; /* read, not yet dispatched */
 	uint32_t next_read;        /* round robin over the connections */
 	bool in_callback;          /* a receive callback is using recv_buf */

@@ -182,6 +182,7 @@ struct ct_event {
 	struct doca_comch_connection *conn;
 	uint32_t len;                    /* CT_RECV */
 	uint32_t seq;                    /* CT_RECV: first 4 bytes, when len >= 4 */
+	const uint8_t *buf;              /* CT_RECV: where the library handed the message over */
 	uint64_t conn_ud;                /* connection user data inside the callback */
 	uint8_t change;                  /* connection events */
 	int progress_call;               /* ct_progress counter when it happened */
@@ -287,6 +288,7 @@ static inline void ct_recv_cb(struct doca_comch_event_msg_recv *event, uint8_t *
 	(void)event;
 	e->conn = conn;
 	e->len = len;
+	e->buf = buf;
 	e->conn_ud = doca_comch_connection_get_user_data(conn).u64;
 	if (len >= 4)
 		memcpy(&e->seq, buf, 4);

@@ -58,6 +58,53 @@ static void messages_travel_both_ways_intact(void)
 	ct_teardown_pair(&srv, &cli);
 }
 
+/*
+ * The kernel writes received messages into the library's receive buffer.
+ * Registering a buffer for PCI export write-protects its whole pages for a
+ * moment (docs/mmap-registration.md), and a receive into such a page fails
+ * and drops the message; so no memory the program allocates may share a
+ * page with the receive buffer.  The program leaves holes of the receive
+ * buffer's size in its heap first, where malloc would place that buffer
+ * between two of the program's own.
+ */
+static bool shares_a_page(const void *p, size_t len, uintptr_t lo, uintptr_t hi)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	return a < hi && a + len > lo;
+}
+
+static void the_receive_buffer_shares_no_page_with_program_memory(void)
+{
+	enum { BUFS = 64, LEN = 4080 };
+	static void *mine[BUFS];
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo, hi;
+	const struct ct_event *e;
+	int shared = 0;
+
+	for (int i = 0; i < BUFS; i++)
+		mine[i] = malloc(LEN);
+	for (int i = 0; i < BUFS; i += 2) {
+		free(mine[i]);
+		mine[i] = NULL;
+	}
+	REQUIRE(pair_up("pages", 16));
+	CHECK_OK(ct_send(&cli, cli.conn, 5, 300));
+	REQUIRE(wait_events(&srv, CT_RECV, 1));
+	e = &srv.ev[ct_find(&srv, CT_RECV, 0)];
+	REQUIRE(e->buf != NULL);
+	lo = (uintptr_t)e->buf & ~(page - 1);
+	hi = ((uintptr_t)e->buf + LEN + page - 1) & ~(page - 1);
+	for (int i = 0; i < BUFS; i++)
+		if (mine[i] != NULL && shares_a_page(mine[i], LEN, lo, hi))
+			shared++;
+	CHECK_EQ_U64((uint64_t)shared, 0);
+	ct_teardown_pair(&srv, &cli);
+	for (int i = 0; i < BUFS; i++)
+		free(mine[i]);
+}
+
 static void order_is_kept_in_each_direction(void)
 {
 	const int n = 500;
@@ -495,6 +542,7 @@ static void consumer_callbacks_never_fire(void)
 int main(void)
 {
 	SD_RUN(messages_travel_both_ways_intact);
+	SD_RUN(the_receive_buffer_shares_no_page_with_program_memory);
 	SD_RUN(order_is_kept_in_each_direction);
 	SD_RUN(the_largest_message_is_4080_bytes);
 	SD_RUN(the_smaller_ceiling_governs_a_connection);
