@@ -184,7 +184,12 @@ static void sd_rdma_cm_read(struct sd_rdma_cm_link *link)
 {
 	ssize_t n = recv(link->fd, link->in + link->in_len, sizeof(link->in) - link->in_len, MSG_DONTWAIT);
 
-	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+	/*
+	 * EFAULT: the link's heap page is write-protected for a moment while a
+	 * registration moves it (docs/mmap-registration.md).  A stream socket
+	 * keeps the bytes it could not copy; the next progress reads them.
+	 */
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR && errno != EFAULT)) {
 		sd_rdma_cm_on_eof(link);
 		return;
 	}
