@@ -6,6 +6,12 @@
  * non-zero reason are refused, as a peer may send anything.  The relayed
  * hello of the revoke round (flags 1), which showed the exporter's own
  * token, is refused: today's shows the relay's token (flags 2).
+ *
+ * Then the messages of the accesses themselves: an access and its answer
+ * round-trip; a write's bytes must be exactly its length, a read carries
+ * none and its answer exactly its bytes; atomics are 8 bytes and carry
+ * nothing; unknown kinds, a piece over the limit, stray operands, a wrong
+ * header length or version are refused, whatever the peer sends.
  */
 #include "sd_test.h"
 #include "ucx_wire.h"
@@ -108,6 +114,101 @@ static void each_refusal_has_its_own_text(void)
 	CHECK(strstr(sd_ucx_deny_text(0xbeef), "does not know") != NULL);
 }
 
+static struct sd_ucx_access access_sample(uint8_t kind)
+{
+	bool atomic = kind == SD_UCX_ACCESS_CAS || kind == SD_UCX_ACCESS_FADD;
+
+	return (struct sd_ucx_access){
+		.kind = kind,
+		.op = 0x0102030405060708ull,
+		.addr = 0x7f0012345000ull,
+		.len = atomic ? 8 : 4096,
+		.a = atomic ? 17 : 0,
+		.b = kind == SD_UCX_ACCESS_CAS ? 99 : 0,
+	};
+}
+
+static void accesses_round_trip_with_exactly_their_bytes(void)
+{
+	static const uint8_t kinds[] = {SD_UCX_ACCESS_WRITE, SD_UCX_ACCESS_READ, SD_UCX_ACCESS_CAS, SD_UCX_ACCESS_FADD};
+	uint8_t buf[SD_UCX_ACCESS_LEN];
+
+	for (unsigned i = 0; i < sizeof(kinds); i++) {
+		struct sd_ucx_access a = access_sample(kinds[i]), back;
+		size_t data = kinds[i] == SD_UCX_ACCESS_WRITE ? 4096 : 0;
+
+		sd_ucx_access_encode(&a, buf);
+		CHECK(sd_ucx_access_decode(buf, sizeof(buf), data, &back));
+		CHECK(back.kind == a.kind && back.op == a.op && back.addr == a.addr && back.len == a.len &&
+		      back.a == a.a && back.b == a.b);
+		CHECK(!sd_ucx_access_decode(buf, sizeof(buf), data + 1, &back)); /* bytes that are not its length */
+		CHECK(!sd_ucx_access_decode(buf, sizeof(buf) - 1, data, &back)); /* a short header */
+		if (data != 0)
+			CHECK(!sd_ucx_access_decode(buf, sizeof(buf), data - 1, &back));
+	}
+}
+
+static void accesses_a_peer_may_forge_are_refused(void)
+{
+	struct sd_ucx_access a, back;
+	uint8_t buf[SD_UCX_ACCESS_LEN];
+
+	a = access_sample(SD_UCX_ACCESS_READ);
+	a.len = SD_UCX_ACCESS_MAX + 1; /* over one piece */
+	sd_ucx_access_encode(&a, buf);
+	CHECK(!sd_ucx_access_decode(buf, sizeof(buf), 0, &back));
+	a.len = 0;
+	sd_ucx_access_encode(&a, buf);
+	CHECK(!sd_ucx_access_decode(buf, sizeof(buf), 0, &back));
+	a = access_sample(SD_UCX_ACCESS_READ);
+	a.a = 1; /* operands belong to atomics */
+	sd_ucx_access_encode(&a, buf);
+	CHECK(!sd_ucx_access_decode(buf, sizeof(buf), 0, &back));
+	a = access_sample(SD_UCX_ACCESS_CAS);
+	a.len = 4; /* atomics are 8 bytes */
+	sd_ucx_access_encode(&a, buf);
+	CHECK(!sd_ucx_access_decode(buf, sizeof(buf), 0, &back));
+	a = access_sample(SD_UCX_ACCESS_FADD);
+	a.b = 5; /* fetch-and-add has one operand */
+	sd_ucx_access_encode(&a, buf);
+	CHECK(!sd_ucx_access_decode(buf, sizeof(buf), 0, &back));
+	a = access_sample(SD_UCX_ACCESS_READ);
+	sd_ucx_access_encode(&a, buf);
+	sd_le_put16(buf + 6, 9); /* an unknown kind */
+	CHECK(!sd_ucx_access_decode(buf, sizeof(buf), 0, &back));
+	sd_le_put16(buf + 6, 0x102); /* a kind with a stray high byte */
+	CHECK(!sd_ucx_access_decode(buf, sizeof(buf), 0, &back));
+	sd_ucx_access_encode(&a, buf);
+	sd_le_put16(buf + 4, SD_UCX_WIRE_VERSION - 1); /* an older softdoca */
+	CHECK(!sd_ucx_access_decode(buf, sizeof(buf), 0, &back));
+}
+
+static void answers_carry_a_reads_bytes_and_nothing_else(void)
+{
+	struct sd_ucx_answer ans = {.kind = SD_UCX_ACCESS_READ, .op = 5, .addr = 0x1000, .value = 512}, back;
+	uint8_t buf[SD_UCX_ANSWER_LEN];
+
+	sd_ucx_answer_encode(&ans, buf);
+	CHECK(sd_ucx_answer_decode(buf, sizeof(buf), 512, &back));
+	CHECK(back.kind == ans.kind && back.op == 5 && back.addr == 0x1000 && back.value == 512 && !back.refused);
+	CHECK(!sd_ucx_answer_decode(buf, sizeof(buf), 511, &back)); /* fewer bytes than it says */
+	CHECK(!sd_ucx_answer_decode(buf, sizeof(buf) + 1, 512, &back));
+	ans.refused = true; /* a refused read carries nothing */
+	sd_ucx_answer_encode(&ans, buf);
+	CHECK(sd_ucx_answer_decode(buf, sizeof(buf), 0, &back) && back.refused);
+	CHECK(!sd_ucx_answer_decode(buf, sizeof(buf), 512, &back));
+	ans = (struct sd_ucx_answer){.kind = SD_UCX_ACCESS_CAS, .op = 6, .addr = 0x2000, .value = 0xdeadbeefull};
+	sd_ucx_answer_encode(&ans, buf);
+	CHECK(sd_ucx_answer_decode(buf, sizeof(buf), 0, &back) && back.value == 0xdeadbeefull);
+	CHECK(!sd_ucx_answer_decode(buf, sizeof(buf), 8, &back)); /* an atomic's value is in the header */
+	ans = (struct sd_ucx_answer){.kind = SD_UCX_ACCESS_READ, .op = 7, .addr = 0x3000,
+				     .value = SD_UCX_ACCESS_MAX + 1};
+	sd_ucx_answer_encode(&ans, buf);
+	CHECK(!sd_ucx_answer_decode(buf, sizeof(buf), (size_t)SD_UCX_ACCESS_MAX + 1, &back));
+	sd_le_put16(buf + 6, 0x205); /* bits beyond the refused flag */
+	CHECK(!sd_ucx_answer_decode(buf, sizeof(buf), 0, &back));
+}
+
 int main(void)
 {
 	SD_RUN(plain_hello_keeps_its_48_bytes);
@@ -115,5 +216,8 @@ int main(void)
 	SD_RUN(hello_whose_length_or_flags_disagree_is_refused);
 	SD_RUN(revoked_relay_has_a_refusal_of_its_own);
 	SD_RUN(each_refusal_has_its_own_text);
+	SD_RUN(accesses_round_trip_with_exactly_their_bytes);
+	SD_RUN(accesses_a_peer_may_forge_are_refused);
+	SD_RUN(answers_carry_a_reads_bytes_and_nothing_else);
 	return sd_test_done();
 }

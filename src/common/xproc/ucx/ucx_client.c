@@ -5,8 +5,8 @@
  * endpoint) and sends its hello at once, without waiting (an import never
  * waits on the exporter); the answer is taken in by whichever access first
  * progresses the worker (ucx_rma.c), which waits for it at most the
- * liveness bound.  A grant carries the packed remote key, unpacked on the
- * import's endpoint; a refusal, a broken connection or silence makes the
+ * liveness bound.  A grant carries the exporter's rights, which every
+ * access checks before it leaves (the exporter checks again); a refusal, a broken connection or silence makes the
  * import dead for good: every later access fails at once with
  * DOCA_ERROR_IO_FAILED, as a stopped export does on the local paths.
  *
@@ -83,7 +83,6 @@ static ucs_status_t sd_ucx_on_grant(void *arg, const void *header, size_t header
 {
 	struct sd_ucx_grant g;
 	struct sd_ucx_import *imp;
-	ucs_status_t st;
 
 	(void)arg;
 	(void)header;
@@ -95,11 +94,6 @@ static ucs_status_t sd_ucx_on_grant(void *arg, const void *header, size_t header
 		return UCS_OK;
 	if (!sd_ucx_grant_matches(imp, &g)) {
 		sd_ucx_import_dead(imp, "the exporter granted a range other than the descriptor's%s", "");
-		return UCS_OK;
-	}
-	st = ucp_ep_rkey_unpack(imp->ep, g.rkey, &imp->rkey);
-	if (st != UCS_OK) {
-		sd_ucx_import_dead(imp, "UCX cannot unpack the exporter's remote key: %s", ucs_status_string(st));
 		return UCS_OK;
 	}
 	imp->granted = g.writable ? g.access_mask : g.access_mask & ~(uint32_t)(DOCA_ACCESS_FLAG_PCI_READ_WRITE |
@@ -169,6 +163,11 @@ static doca_error_t sd_ucx_client_start(const char *func)
 	if (st == UCS_OK) {
 		hp.id = SD_UCX_AM_DENY;
 		hp.cb = sd_ucx_on_deny;
+		st = ucp_worker_set_am_recv_handler(sd_cli.worker, &hp);
+	}
+	if (st == UCS_OK) {
+		hp.id = SD_UCX_AM_ANSWER;
+		hp.cb = sd_ucx_on_answer;
 		st = ucp_worker_set_am_recv_handler(sd_cli.worker, &hp);
 	}
 	if (st != UCS_OK) {
@@ -310,9 +309,6 @@ doca_error_t sd_ucx_import_ready(struct sd_ucx_import *imp)
 void sd_ucx_import_kill(struct sd_ucx_import *imp, const char *why)
 {
 	sd_ucx_import_dead(imp, "%s", why);
-	if (imp->rkey != NULL)
-		ucp_rkey_destroy(imp->rkey);
-	imp->rkey = NULL;
 	if (imp->ep != NULL && !sd_ucx_ep_close_force(sd_cli.worker, imp->ep, SD_UCX_CLOSE_NS))
 		imp->keep = true; /* its error callback may still come */
 	imp->ep = NULL;

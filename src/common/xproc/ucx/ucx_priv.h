@@ -10,7 +10,8 @@
  *                  by a library thread; who may reach which export
  *   ucx_client.c   the importing side: one worker for the process, one
  *                  endpoint per import, the handshake
- *   ucx_rma.c      an import's accesses: ucp_get_nbx, ucp_put_nbx, ucp_atomic_op_nbx
+ *   ucx_rma.c      an import's accesses: reads, writes, atomics as messages
+ *   ucx_serve.c    the exporting side applies and answers those messages
  *   ucx_module.c   the table libdoca_common opens (xproc_ucx_module.h)
  *   ucx_listener_end.c  destroying a listener once no connection it
  *                  accepted can still reach it
@@ -109,11 +110,27 @@ void sd_ucx_server_at_exit(void);
 /* What libdoca_common lent at load (ucx_module.c): the server watches relay records through it. */
 extern const struct sd_ucx_core_ops *sd_ucx_core;
 
+/*
+ * Server thread only: the export granted to the connection `ep`; NULL when
+ * it holds none (not granted yet, failing, unknown).
+ */
+const struct sd_ucx_export_args *sd_ucx_peer_export(ucp_ep_h ep);
+/* Server thread only: the connection `ep` goes at the next reap (it broke the protocol, or cannot be answered). */
+void sd_ucx_peer_drop(ucp_ep_h ep);
+
+/* ---- serving accesses (ucx_serve.c), server thread ---- */
+
+/* The handler of SD_UCX_AM_ACCESS on the exporting worker. */
+ucs_status_t sd_ucx_on_access(void *arg, const void *header, size_t header_length, void *data, size_t length,
+			      const ucp_am_recv_param_t *param);
+/* The server starts: every answer slot is free (a previous worker, and UCX's hold on them, are gone). */
+void sd_ucx_answers_reset(void);
+
 /* ---- importing side (ucx_client.c, ucx_rma.c) ---- */
 
 enum sd_ucx_import_state {
 	SD_UCX_CONNECTING = 0, /* endpoint created, hello sent, no answer yet */
-	SD_UCX_READY = 1,      /* granted: rkey unpacked */
+	SD_UCX_READY = 1,      /* granted */
 	SD_UCX_DEAD = 2,       /* refused, unreachable, revoked or timed out: every access fails */
 };
 
@@ -127,7 +144,6 @@ struct sd_ucx_import {
 	char peer_text[64];     /* the exporter's endpoint, for messages */
 	uint64_t nonce;         /* pairs the exporter's answer with this import */
 	ucp_ep_h ep;            /* NULL once closed */
-	ucp_rkey_h rkey;        /* READY only */
 	uint32_t granted;       /* READY only: the exporter's rights (its grant), checked on every access */
 	ucs_status_ptr_t hello_req;
 	uint8_t hello[SD_UCX_HELLO_MAX_LEN]; /* the hello in flight */
@@ -163,6 +179,9 @@ void sd_ucx_import_kill(struct sd_ucx_import *imp, const char *why);
 void sd_ucx_import_report(struct sd_ucx_import *imp);
 
 extern const struct sd_mem_remote_ops sd_ucx_remote_ops;
+/* The handler of SD_UCX_AM_ANSWER on the importing worker (ucx_rma.c; lock held, inside progress). */
+ucs_status_t sd_ucx_on_answer(void *arg, const void *header, size_t header_length, void *data, size_t length,
+			      const ucp_am_recv_param_t *param);
 
 /* ---- message nodes (ucx_msg.c, sd_msgnet.h) ---- */
 

@@ -1,141 +1,259 @@
 /*
- * ucx_rma.c - an import's accesses: UCX get, put and 8-byte atomics on the
- * granted key, each allowed only by the rights the exporter granted.
+ * ucx_rma.c - an import's accesses: reads, writes and 8-byte atomics sent
+ * to the exporter as messages (ucx_wire.h), each allowed only by the
+ * rights the exporter granted and checked again by the exporter.
  *
  * The engine calls these hooks on the thread that runs the copy and
- * expects the bytes moved when they return, so each hook posts the
- * operation and progresses the importing worker until it is complete:
- * a read is complete when its data is here; a write when the exporter has
- * it (a put, then a flush of the endpoint), so a completion the DPU side
- * reports really means the host can read the bytes.
+ * expects the bytes moved when they return, so each hook posts the access
+ * and progresses the importing worker until the exporter answered every
+ * piece: a read is complete when its bytes are here; a write when the
+ * exporter stored them, so a completion the DPU side reports really means
+ * the host can read the bytes.
  *
- * Liveness: a copy longer than one piece is cut into pieces of
- * SD_UCX_PIECE bytes, a few in flight at a time, and the access fails when
- * no piece completes for the liveness bound (SOFTDOCA_PEER_TIMEOUT_MS).
- * That catches what a connection error alone would not: a cut link sends
- * no reset.  A failing access closes the endpoint at once, which ends every
- * request still on it, so no buffer of this process is touched after the
- * task reported its failure.
+ * Why messages and not ucp_put/ucp_get: UCX (1.13 seen) carries those in
+ * software on TCP and shared memory alike, with an acknowledgement from
+ * the exporter's worker per fragment, and aborts the exporter's process
+ * when that acknowledgement cannot be sent because the importer died
+ * meanwhile (a killed DPU program took the host program down with it).
+ * The same exchange done here costs the same messages, and the exporter's
+ * side (ucx_serve.c) drops an answer to a dead importer.
+ *
+ * A copy is cut into pieces of SD_UCX_PIECE bytes, up to SD_UCX_WINDOW in
+ * flight; every answer names its piece (the exporter's address), and an
+ * answer that matches no piece in flight is the exporter misbehaving: the
+ * access fails.  Answers to one thread's copy may be taken in by another
+ * copying thread's progress call; they find the copy in the list of copies
+ * in flight (`ops`), under the client lock like everything else here.
+ *
+ * Liveness: the access fails when no answer comes for the liveness bound
+ * (SOFTDOCA_PEER_TIMEOUT_MS).  That catches what a connection error alone
+ * would not: a cut link sends no reset.  A failing access closes the
+ * endpoint at once, which ends every request still on it, so no buffer of
+ * this process is touched after the task reported its failure.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "sd_log.h"
 #include "sd_mem.h"
 #include "ucx_priv.h"
 
-#define SD_UCX_PIECE ((size_t)4 << 20)
-#define SD_UCX_IN_FLIGHT 4u
+#define SD_UCX_PIECE ((uint64_t)256 << 10)
+#define SD_UCX_WINDOW 16u /* at most 64: one bit each in `waiting` */
 /* After a failure, how long the requests left on the closed endpoint may take to end. */
 #define SD_UCX_DRAIN_NS 1000000000ull
 
+_Static_assert(SD_UCX_PIECE <= SD_UCX_ACCESS_MAX, "a piece is one access");
+_Static_assert(SD_UCX_WINDOW <= 64, "one bit per piece in flight");
+
 struct sd_ucx_op {
 	struct sd_ucx_import *imp;
-	bool put;
+	uint8_t kind; /* enum sd_ucx_access_kind */
 	uint8_t *local;
-	uint64_t raddr;
-	size_t len, posted;
-	ucs_status_ptr_t req[SD_UCX_IN_FLIGHT];
-	unsigned nreq;
+	uint64_t raddr, len;
+	uint64_t a, b, old; /* atomics: operands, the value before */
+	uint64_t id;        /* echoed by the exporter's answers */
+	uint64_t pieces;    /* how many pieces the access takes */
+	uint64_t posted;    /* pieces sent so far */
+	uint64_t base;      /* first piece not answered yet */
+	uint64_t answered;  /* answers taken in: liveness */
+	uint64_t waiting;   /* bit (i % SD_UCX_WINDOW): piece i sent, not answered */
+	ucs_status_ptr_t req[SD_UCX_WINDOW]; /* the send of the piece in each slot, NULL once freed */
+	uint8_t hdr[SD_UCX_WINDOW][SD_UCX_ACCESS_LEN]; /* each send's header, UCX's until it ends */
 	bool failed;
 	const char *why;
+	struct sd_ucx_op *next; /* the list of copies in flight */
 };
 
-/* Post the next piece; false when UCX refused it. */
-static bool sd_ucx_post(struct sd_ucx_op *op, ucp_ep_h ep)
-{
-	ucp_request_param_t p = {.op_attr_mask = 0};
-	size_t n = op->len - op->posted < SD_UCX_PIECE ? op->len - op->posted : SD_UCX_PIECE;
-	uint64_t at = op->raddr + op->posted;
-	ucs_status_ptr_t req = op->put ? ucp_put_nbx(ep, op->local + op->posted, n, at, op->imp->rkey, &p) :
-					 ucp_get_nbx(ep, op->local + op->posted, n, at, op->imp->rkey, &p);
+/* Copies in flight, and the next tag (client lock). */
+static struct sd_ucx_op *sd_ucx_ops;
+static uint64_t sd_ucx_next_id = 1;
 
-	op->posted += n;
+static bool sd_ucx_op_is_atomic(const struct sd_ucx_op *op)
+{
+	return op->kind == SD_UCX_ACCESS_CAS || op->kind == SD_UCX_ACCESS_FADD;
+}
+
+/* Bytes of piece `i`. */
+static uint64_t sd_ucx_piece_len(const struct sd_ucx_op *op, uint64_t i)
+{
+	uint64_t off = i * SD_UCX_PIECE;
+
+	if (sd_ucx_op_is_atomic(op))
+		return 8;
+	return op->len - off < SD_UCX_PIECE ? op->len - off : SD_UCX_PIECE;
+}
+
+static void sd_ucx_op_enter(struct sd_ucx_op *op)
+{
+	op->id = sd_ucx_next_id++;
+	op->pieces = sd_ucx_op_is_atomic(op) ? 1 : (op->len + SD_UCX_PIECE - 1) / SD_UCX_PIECE;
+	op->next = sd_ucx_ops;
+	sd_ucx_ops = op;
+}
+
+static void sd_ucx_op_leave(struct sd_ucx_op *op)
+{
+	for (struct sd_ucx_op **p = &sd_ucx_ops; *p != NULL; p = &(*p)->next) {
+		if (*p == op) {
+			*p = op->next;
+			return;
+		}
+	}
+}
+
+/* Send the next piece; false when UCX refused it. */
+static bool sd_ucx_post(struct sd_ucx_op *op)
+{
+	uint64_t i = op->posted, off = i * SD_UCX_PIECE;
+	unsigned slot = (unsigned)(i % SD_UCX_WINDOW);
+	struct sd_ucx_access a = {
+		.kind = op->kind,
+		.op = op->id,
+		.addr = op->raddr + off,
+		.len = sd_ucx_piece_len(op, i),
+		.a = op->a,
+		.b = op->b,
+	};
+	ucp_request_param_t p = {
+		.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS,
+		.flags = UCP_AM_SEND_FLAG_REPLY | UCP_AM_SEND_FLAG_EAGER,
+	};
+	bool write = op->kind == SD_UCX_ACCESS_WRITE;
+	ucs_status_ptr_t req;
+
+	sd_ucx_access_encode(&a, op->hdr[slot]);
+	/* In flight before it leaves: its answer may be taken in by any progress call from now on. */
+	op->waiting |= 1ull << slot;
+	op->posted++;
+	req = ucp_am_send_nbx(op->imp->ep, SD_UCX_AM_ACCESS, op->hdr[slot], SD_UCX_ACCESS_LEN,
+			      write ? op->local + off : NULL, write ? (size_t)a.len : 0, &p);
 	if (UCS_PTR_IS_ERR(req))
-		return false;
-	if (req != NULL)
-		op->req[op->nreq++] = req;
+		return false; /* the access fails and its import dies: the piece is never answered */
+	op->req[slot] = req;
 	return true;
 }
 
-/* Free the finished requests; true when one finished, op->failed when one failed. */
+/* Free the sends that ended; op->failed when one failed.  True when none is left. */
 static bool sd_ucx_reap(struct sd_ucx_op *op)
 {
-	bool done = false;
+	bool none = true;
 
-	for (unsigned i = 0; i < op->nreq;) {
-		ucs_status_t st = ucp_request_check_status(op->req[i]);
+	for (unsigned i = 0; i < SD_UCX_WINDOW; i++) {
+		ucs_status_t st;
 
+		if (op->req[i] == NULL)
+			continue;
+		st = ucp_request_check_status(op->req[i]);
 		if (st == UCS_INPROGRESS) {
-			i++;
+			none = false;
 			continue;
 		}
-		if (st != UCS_OK)
+		if (st != UCS_OK && !op->failed) {
 			op->failed = true;
+			op->why = "UCX could not send a piece of the access";
+		}
 		ucp_request_free(op->req[i]);
-		op->req[i] = op->req[--op->nreq];
-		done = true;
+		op->req[i] = NULL;
 	}
-	return done;
+	return none;
 }
 
-/* Lock held: progress until every posted piece ended; post the rest while healthy. */
+/* The exporter misbehaved or refused: the access fails. */
+static void sd_ucx_op_spoiled(struct sd_ucx_op *op, const char *why)
+{
+	if (op->failed)
+		return;
+	op->failed = true;
+	op->why = why;
+}
+
+/* Take in the answer for one piece of `op` (checked against the pieces in flight). */
+static void sd_ucx_op_answer(struct sd_ucx_op *op, const struct sd_ucx_answer *ans, const void *data)
+{
+	uint64_t off = ans->addr - op->raddr, i = off / SD_UCX_PIECE, bit;
+
+	if (ans->kind != op->kind || ans->addr < op->raddr || off % SD_UCX_PIECE != 0 || i < op->base ||
+	    i >= op->posted) {
+		sd_ucx_op_spoiled(op, "the exporter answered a piece that is not in flight (a different softdoca, or "
+				      "a misbehaving peer)");
+		return;
+	}
+	bit = 1ull << (i % SD_UCX_WINDOW);
+	if (!(op->waiting & bit) || (!sd_ucx_op_is_atomic(op) && ans->value != sd_ucx_piece_len(op, i))) {
+		sd_ucx_op_spoiled(op, "the exporter answered a piece twice or with another length");
+		return;
+	}
+	if (ans->refused) {
+		sd_ucx_op_spoiled(op, "the exporter refused the access (outside its export, or a right it does not "
+				      "grant); nothing was accessed");
+		return;
+	}
+	if (op->kind == SD_UCX_ACCESS_READ)
+		memcpy(op->local + off, data, (size_t)ans->value);
+	else if (sd_ucx_op_is_atomic(op))
+		op->old = ans->value;
+	op->waiting &= ~bit;
+	op->answered++;
+	while (op->base < op->posted && !(op->waiting & (1ull << (op->base % SD_UCX_WINDOW))))
+		op->base++;
+}
+
+ucs_status_t sd_ucx_on_answer(void *arg, const void *header, size_t header_length, void *data, size_t length,
+			      const ucp_am_recv_param_t *param)
+{
+	struct sd_ucx_answer ans;
+
+	(void)arg;
+	if ((param->recv_attr & UCP_AM_RECV_ATTR_FLAG_RNDV) || !(param->recv_attr & UCP_AM_RECV_ATTR_FIELD_REPLY_EP) ||
+	    !sd_ucx_answer_decode(header, header_length, length, &ans))
+		return UCS_OK; /* no softdoca exporter sends that; a copy waiting for it fails by the liveness bound */
+	for (struct sd_ucx_op *op = sd_ucx_ops; op != NULL; op = op->next) {
+		if (op->id == ans.op) {
+			/* Only the import's own exporter may answer for it. */
+			if (param->reply_ep == op->imp->ep)
+				sd_ucx_op_answer(op, &ans, data);
+			break;
+		}
+	}
+	return UCS_OK; /* an answer for a copy that failed already is dropped */
+}
+
+/* Lock held: send and progress until every piece is answered, or the access fails. */
 static void sd_ucx_run(struct sd_ucx_op *op, ucp_worker_h worker)
 {
-	uint64_t stall_ns = sd_ucx_timeout_ns(), last = sd_ucx_now_ns();
+	uint64_t stall_ns = sd_ucx_timeout_ns(), last = sd_ucx_now_ns(), seen = 0;
 
-	while (!op->failed && (op->posted < op->len || op->nreq != 0)) {
+	while (!op->failed && op->base < op->pieces) {
 		if (atomic_load(&op->imp->state) != SD_UCX_READY) {
 			op->failed = true;
 			break;
 		}
-		while (op->nreq < SD_UCX_IN_FLIGHT && op->posted < op->len)
-			if (!sd_ucx_post(op, op->imp->ep)) {
-				op->failed = true;
-				op->why = "UCX refused to post the operation";
+		while (op->posted < op->pieces && op->posted - op->base < SD_UCX_WINDOW &&
+		       op->req[op->posted % SD_UCX_WINDOW] == NULL)
+			if (!sd_ucx_post(op)) {
+				sd_ucx_op_spoiled(op, "UCX refused to send the access");
 				break;
 			}
 		ucp_worker_progress(worker);
-		if (sd_ucx_reap(op)) {
+		(void)sd_ucx_reap(op);
+		if (op->answered != seen) {
+			seen = op->answered;
 			last = sd_ucx_now_ns();
-		} else if (op->nreq != 0 && sd_ucx_now_ns() - last > stall_ns) {
-			op->failed = true;
-			op->why = "no part of the copy completed within the liveness bound (link down?)";
+		} else if (sd_ucx_now_ns() - last > stall_ns) {
+			sd_ucx_op_spoiled(op, "the exporter answered no part of the access within the liveness bound "
+					      "(link down?)");
 		}
 		sd_ucx_client_unlock(); /* other copying threads share the worker */
 		sd_ucx_client_lock();
 	}
-}
-
-/* Lock held: the exporter holds every byte put so far. */
-static void sd_ucx_flush(struct sd_ucx_op *op, ucp_worker_h worker)
-{
-	ucp_request_param_t p = {.op_attr_mask = 0};
-	ucs_status_ptr_t req;
-
-	if (op->failed || atomic_load(&op->imp->state) != SD_UCX_READY) {
-		op->failed = true;
-		return;
+	/* Every piece answered: the sends are over but may not be reaped yet. */
+	while (!op->failed && !sd_ucx_reap(op)) {
+		if (sd_ucx_now_ns() - last > stall_ns)
+			sd_ucx_op_spoiled(op, "UCX did not end the sends of an answered access");
+		ucp_worker_progress(worker);
 	}
-	req = ucp_ep_flush_nbx(op->imp->ep, &p);
-	if (UCS_PTR_IS_ERR(req)) {
-		op->failed = true;
-		return;
-	}
-	if (req != NULL) {
-		op->req[op->nreq++] = req;
-		sd_ucx_run(op, worker);
-	}
-	/*
-	 * UCX (1.13 seen) may end a flush without error when the endpoint failed
-	 * under it, the exporter having closed the connection (a stopped export,
-	 * a revoked re-export): the put may then never have landed.  The endpoint's
-	 * error callback mostly runs in that same progress call, so a write whose
-	 * import died meanwhile fails too (a load, no system call; docs/decisions.md,
-	 * heading revoke, says what it leaves open).
-	 */
-	if (atomic_load(&op->imp->state) != SD_UCX_READY)
-		op->failed = true; /* the endpoint's error callback said why */
 }
 
 /* Lock held: the access failed; make sure nothing of it is still running. */
@@ -151,10 +269,8 @@ static void sd_ucx_fail(struct sd_ucx_op *op, ucp_worker_h worker)
 	 * thread still drains.
 	 */
 	sd_ucx_import_report(op->imp);
-	while (op->nreq != 0 && sd_ucx_now_ns() < deadline) {
+	while (!sd_ucx_reap(op) && sd_ucx_now_ns() < deadline)
 		ucp_worker_progress(worker);
-		(void)sd_ucx_reap(op);
-	}
 	/* Requests UCX still holds are its own now; the endpoint they ran on is gone. */
 }
 
@@ -225,65 +341,65 @@ static doca_error_t sd_ucx_access_enter(struct sd_ucx_import *imp, uint64_t radd
 	return DOCA_SUCCESS;
 }
 
+/* Lock held (sd_ucx_access_enter): run `op` to its end; release the lock. */
+static doca_error_t sd_ucx_op_run(struct sd_ucx_op *op)
+{
+	ucp_worker_h worker = sd_ucx_client_worker();
+
+	sd_ucx_op_enter(op);
+	sd_ucx_run(op, worker);
+	if (op->failed)
+		sd_ucx_fail(op, worker);
+	sd_ucx_op_leave(op);
+	sd_ucx_client_unlock();
+	return op->failed ? DOCA_ERROR_IO_FAILED : DOCA_SUCCESS;
+}
+
 static doca_error_t sd_ucx_access(struct doca_mmap *mmap, bool put, uint8_t *local, uint64_t raddr, size_t len)
 {
-	struct sd_ucx_import *imp = mmap->remote_priv;
-	struct sd_ucx_op op = {.imp = imp, .put = put, .local = local, .raddr = raddr, .len = len};
-	ucp_worker_h worker;
-	doca_error_t err = sd_ucx_access_enter(imp, raddr, len, put ? SD_UCX_USE_PUT : SD_UCX_USE_GET);
+	struct sd_ucx_op op = {
+		.imp = mmap->remote_priv,
+		.kind = put ? SD_UCX_ACCESS_WRITE : SD_UCX_ACCESS_READ,
+		.local = local,
+		.raddr = raddr,
+		.len = len,
+	};
+	doca_error_t err = sd_ucx_access_enter(op.imp, raddr, len, put ? SD_UCX_USE_PUT : SD_UCX_USE_GET);
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	worker = sd_ucx_client_worker();
-	sd_ucx_run(&op, worker);
-	if (put)
-		sd_ucx_flush(&op, worker);
-	if (op.failed)
-		sd_ucx_fail(&op, worker);
-	sd_ucx_client_unlock();
-	return op.failed ? DOCA_ERROR_IO_FAILED : DOCA_SUCCESS;
+	if (len == 0) {
+		sd_ucx_client_unlock();
+		return DOCA_SUCCESS;
+	}
+	return sd_ucx_op_run(&op);
 }
 
 /*
- * An 8-byte atomic with ucp_atomic_op_nbx: where the transport has none in
- * hardware (TCP, shared memory), UCX carries it as a message that the
- * exporter's worker applies, which its library thread progresses; either
- * way it is atomic against the other atomics of every importer.  The
- * request is waited for like a piece of a copy (liveness bound, failure
- * closes the endpoint).
+ * An 8-byte atomic, applied by the exporter's library thread with the
+ * CPU's atomic instructions: atomic against the other atomics of every
+ * importer and against the exporter's own.  Waited for like a piece of a
+ * copy (liveness bound; a failure closes the endpoint).
  */
 static doca_error_t sd_ucx_atomic64(struct doca_mmap *mmap, uint64_t raddr, int op, uint64_t a, uint64_t b,
 				    uint64_t *old)
 {
-	struct sd_ucx_import *imp = mmap->remote_priv;
-	struct sd_ucx_op o = {.imp = imp};
-	uint64_t operand = a, reply = b; /* compare-and-swap: compare `a`; the swap value goes in the reply */
-	ucp_request_param_t p = {
-		.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE | UCP_OP_ATTR_FIELD_REPLY_BUFFER,
-		.datatype = ucp_dt_make_contig(8),
-		.reply_buffer = &reply,
+	struct sd_ucx_op o = {
+		.imp = mmap->remote_priv,
+		.kind = op == SD_MEM_ATOMIC_CAS ? SD_UCX_ACCESS_CAS : SD_UCX_ACCESS_FADD,
+		.raddr = raddr,
+		.len = 8,
+		.a = a,
+		.b = op == SD_MEM_ATOMIC_CAS ? b : 0,
 	};
-	ucs_status_ptr_t req;
-	doca_error_t err = sd_ucx_access_enter(imp, raddr, 8, SD_UCX_USE_ATOMIC);
+	doca_error_t err = sd_ucx_access_enter(o.imp, raddr, 8, SD_UCX_USE_ATOMIC);
 
 	if (err != DOCA_SUCCESS)
 		return err;
-	req = ucp_atomic_op_nbx(imp->ep, op == SD_MEM_ATOMIC_CAS ? UCP_ATOMIC_OP_CSWAP : UCP_ATOMIC_OP_ADD, &operand,
-				1, raddr, imp->rkey, &p);
-	if (UCS_PTR_IS_ERR(req)) {
-		o.failed = true;
-		o.why = "UCX refused to post the atomic operation";
-	} else if (req != NULL) {
-		o.req[o.nreq++] = req;
-		sd_ucx_run(&o, sd_ucx_client_worker());
-	}
-	if (o.failed)
-		sd_ucx_fail(&o, sd_ucx_client_worker());
-	sd_ucx_client_unlock();
-	if (o.failed)
-		return DOCA_ERROR_IO_FAILED;
-	*old = reply;
-	return DOCA_SUCCESS;
+	err = sd_ucx_op_run(&o);
+	if (err == DOCA_SUCCESS)
+		*old = o.old;
+	return err;
 }
 
 static doca_error_t sd_ucx_read(struct doca_mmap *mmap, void *dst, uint64_t raddr, size_t len)

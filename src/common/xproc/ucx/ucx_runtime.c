@@ -179,7 +179,13 @@ static ucp_context_h sd_ucx_context_create(const char *func)
 {
 	ucp_params_t params = {
 		.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_MT_WORKERS_SHARED | UCP_PARAM_FIELD_NAME,
-		.features = UCP_FEATURE_RMA | UCP_FEATURE_AM | UCP_FEATURE_WAKEUP | UCP_FEATURE_AMO64,
+		/*
+		 * No RMA or atomics: every access is a softdoca message the exporter
+		 * checks (ucx_rma.c says why).  Without the features, UCX's own
+		 * handlers of remote puts, gets and atomics are not installed, so a
+		 * peer cannot reach this process's memory past those checks.
+		 */
+		.features = UCP_FEATURE_AM | UCP_FEATURE_WAKEUP,
 		.mt_workers_shared = 1, /* the exporting thread and the importers' threads each own a worker */
 		.name = "softdoca",
 	};

@@ -4,29 +4,28 @@
  * The first export starts the server: a UCP worker, a listener on the
  * address facing the peer (port chosen by the kernel), and one library
  * thread that progresses the worker, so the exporting program never calls
- * the library for a peer's copy (with TCP, UCX serves a get on the target
- * side inside progress).  The thread spins while there is traffic and
+ * the library for a peer's copy: its accesses are messages this thread
+ * applies (ucx_serve.c).  The thread spins while there is traffic and
  * sleeps on the worker's event descriptor otherwise.  That descriptor does
- * not fire for every kind of TCP traffic (a put, some gets), so the sleep
+ * not fire for every kind of TCP traffic, so the sleep
  * is also bounded: 1 ms during the first 100 ms of silence, 10 ms up to a
  * second, 50 ms after that; a request arriving during a long silence waits
  * at most that long, far inside the liveness bound.
  *
  * Every accepted connection is a peer that holds nothing until it passes
  * the handshake (ucx_wire.h): the export it names must be live, and its id,
- * generation and token must all match.  Only then does the peer receive the
- * packed remote key.  A refused peer gets one DENY and nothing more; the
+ * generation and token must all match.  Only then does the peer receive its
+ * grant, and only then are its accesses served.  A refused peer gets one DENY and nothing more; the
  * importer closes the connection when it reads it (closing it here could
  * overtake the DENY).  A peer that holds no grant is disconnected twice the
  * liveness bound after it connected, whatever it sends.
  *
  * Stopping or destroying the mmap (export_close) cuts the export off:
- * the thread closes every connection that was granted it, then the caller
- * unmaps the registration.  Closing the connections is what matters: with
- * TCP, UCX does not check remote keys on the target, so a key alone
- * protects nothing once a connection is up; with InfiniBand the HCA also
- * rejects the key once it is unmapped.  export_close returns only when no
- * peer can reach the memory any more.
+ * the thread closes every connection that was granted it.  No memory is
+ * registered with UCX and the context has no RMA feature: a peer reaches
+ * the export only through this thread's checks, and not at all once its
+ * connection is closed.  export_close returns only when no peer can reach
+ * the memory any more.
  *
  * A peer that presents a descriptor handed on by a relay (a DPU's
  * re-export of a PCI import, xproc_reexport.c) names the relay's record in
@@ -37,9 +36,8 @@
  * relay still holds its lock, once per tick of the coarse clock), sleeping
  * at most 1 ms while it watches any: once the relay destroyed its import or
  * died, the peer's connection is closed, as for a stopped export.  The
- * peer's copies are served by this thread (UCX carries RMA here as active
- * messages that this worker applies), so nothing of the peer lands after
- * the close.  A relay that revoked before the hello gets the peer a DENY.
+ * peer's copies are served by this thread, so nothing of the peer lands
+ * after the close.  A relay that revoked before the hello gets the peer a DENY.
  *
  * The last export stops the thread and releases the worker and listener.
  */
@@ -69,9 +67,6 @@ struct sd_ucx_export {
 	uint32_t magic;
 	uint32_t owner_pid;
 	struct sd_ucx_export_args args;
-	ucp_mem_h memh;
-	void *rkey;
-	size_t rkey_len;
 	bool closing; /* export_close asked: grant nothing more */
 	bool picked;  /* the thread is closing its connections */
 	bool cut;     /* the thread closed every connection granted it */
@@ -178,6 +173,21 @@ static struct sd_ucx_peer *sd_ucx_peer_of(ucp_ep_h ep)
 	return NULL;
 }
 
+const struct sd_ucx_export_args *sd_ucx_peer_export(ucp_ep_h ep)
+{
+	struct sd_ucx_peer *p = sd_ucx_peer_of(ep);
+
+	return p == NULL || p->failed || p->exp == NULL ? NULL : &p->exp->args;
+}
+
+void sd_ucx_peer_drop(ucp_ep_h ep)
+{
+	struct sd_ucx_peer *p = sd_ucx_peer_of(ep);
+
+	if (p != NULL)
+		p->failed = true;
+}
+
 /* Send `buf` (malloc'ed, ours until sent) on the peer's endpoint. */
 static void sd_ucx_peer_send(struct sd_ucx_peer *peer, unsigned id, uint8_t *buf, size_t len, bool close_after)
 {
@@ -232,7 +242,7 @@ static struct sd_ucx_export *sd_ucx_export_find(const struct sd_ucx_hello *h)
 	return NULL;
 }
 
-/* The grant message for `e` (lock held: the key bytes belong to the export). */
+/* The grant message for `e` (lock held). */
 static uint8_t *sd_ucx_grant_build(const struct sd_ucx_export *e, uint64_t nonce, size_t *len)
 {
 	struct sd_ucx_grant g = {
@@ -241,15 +251,13 @@ static uint8_t *sd_ucx_grant_build(const struct sd_ucx_export *e, uint64_t nonce
 		.len = e->args.len,
 		.writable = e->args.writable,
 		.access_mask = e->args.access_mask,
-		.rkey_len = e->rkey_len,
 	};
-	uint8_t *buf = malloc(SD_UCX_GRANT_HEAD_LEN + e->rkey_len);
+	uint8_t *buf = malloc(SD_UCX_GRANT_LEN);
 
 	if (buf == NULL)
 		return NULL;
 	sd_ucx_grant_encode(&g, buf);
-	memcpy(buf + SD_UCX_GRANT_HEAD_LEN, e->rkey, e->rkey_len);
-	*len = SD_UCX_GRANT_HEAD_LEN + e->rkey_len;
+	*len = SD_UCX_GRANT_LEN;
 	return buf;
 }
 
@@ -518,6 +526,11 @@ static doca_error_t sd_ucx_worker_create(const char *func)
 
 	if (st == UCS_OK)
 		st = ucp_worker_set_am_recv_handler(sd_srv.worker, &hp);
+	if (st == UCS_OK) {
+		hp.id = SD_UCX_AM_ACCESS;
+		hp.cb = sd_ucx_on_access;
+		st = ucp_worker_set_am_recv_handler(sd_srv.worker, &hp);
+	}
 	if (st == UCS_OK)
 		st = ucp_worker_get_efd(sd_srv.worker, &sd_srv.efd);
 	if (st != UCS_OK) {
@@ -560,6 +573,7 @@ static doca_error_t sd_ucx_server_start(const char *func, const struct sd_xp_net
 	atomic_store(&sd_srv.quit, false);
 	atomic_store(&sd_srv.to_cut, 0);
 	sd_srv.closing = false;
+	sd_ucx_answers_reset();
 	rc = sd_thread_start(&sd_srv.thread, NULL, sd_ucx_server_main, NULL);
 	if (rc != 0) {
 		SD_LOG_ERR_AS(func, "cannot start the thread that serves exports over UCX: %s", strerror(rc));
@@ -583,40 +597,6 @@ static void sd_ucx_server_stop(void)
 }
 
 /* ---- exports ---- */
-
-static doca_error_t sd_ucx_register(const char *func, struct sd_ucx_export *e)
-{
-	ucp_mem_map_params_t mp = {
-		.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH |
-			      UCP_MEM_MAP_PARAM_FIELD_PROT,
-		.address = (void *)(uintptr_t)e->args.addr,
-		.length = (size_t)e->args.len,
-		.prot = UCP_MEM_MAP_PROT_LOCAL_READ | UCP_MEM_MAP_PROT_LOCAL_WRITE | UCP_MEM_MAP_PROT_REMOTE_READ |
-			(e->args.writable ? UCP_MEM_MAP_PROT_REMOTE_WRITE : 0),
-	};
-	ucs_status_t st = ucp_mem_map(sd_srv.ctx, &mp, &e->memh);
-
-	if (st == UCS_OK) {
-		st = ucp_rkey_pack(sd_srv.ctx, e->memh, &e->rkey, &e->rkey_len);
-		if (st != UCS_OK) {
-			ucp_mem_unmap(sd_srv.ctx, e->memh);
-			e->memh = NULL;
-		}
-	}
-	if (st != UCS_OK) {
-		SD_LOG_ERR_AS(func, "UCX cannot register the %llu bytes at 0x%llx for export: %s",
-			      (unsigned long long)e->args.len, (unsigned long long)e->args.addr, ucs_status_string(st));
-		return DOCA_ERROR_NO_MEMORY;
-	}
-	if (e->rkey_len > SD_UCX_RKEY_MAX) {
-		SD_LOG_ERR_AS(func, "UCX packed a remote key of %zu bytes; softdoca carries at most %u", e->rkey_len,
-			      SD_UCX_RKEY_MAX);
-		ucp_rkey_buffer_release(e->rkey);
-		ucp_mem_unmap(sd_srv.ctx, e->memh);
-		return DOCA_ERROR_NOT_SUPPORTED;
-	}
-	return DOCA_SUCCESS;
-}
 
 doca_error_t sd_ucx_export_open(const char *func, const struct sd_ucx_export_args *args, struct sd_xp_net *where,
 				void **handle)
@@ -643,11 +623,6 @@ doca_error_t sd_ucx_export_open(const char *func, const struct sd_ucx_export_arg
 	}
 	if (sd_srv.exports_open == 0)
 		err = sd_ucx_server_start(func, &args->bind);
-	if (err == DOCA_SUCCESS) {
-		err = sd_ucx_register(func, e);
-		if (err != DOCA_SUCCESS && sd_srv.exports_open == 0)
-			sd_ucx_server_stop();
-	}
 	if (err == DOCA_SUCCESS) {
 		sd_srv.exports_open++;
 		pthread_mutex_lock(&sd_srv.lock);
@@ -694,8 +669,6 @@ void sd_ucx_export_close(void *handle)
 		pthread_cond_wait(&sd_srv.cut_cond, &sd_srv.lock);
 	sd_ucx_export_unlink(e);
 	pthread_mutex_unlock(&sd_srv.lock);
-	ucp_rkey_buffer_release(e->rkey);
-	ucp_mem_unmap(sd_srv.ctx, e->memh);
 	if (--sd_srv.exports_open == 0)
 		sd_ucx_server_stop();
 	pthread_mutex_unlock(&sd_srv.life);
@@ -715,10 +688,6 @@ void sd_ucx_server_at_exit(void)
 		return;
 	if (sd_srv.exports_open != 0) {
 		sd_ucx_server_stop_thread();
-		for (struct sd_ucx_export *e = sd_srv.exports; e != NULL; e = e->next) {
-			ucp_rkey_buffer_release(e->rkey);
-			ucp_mem_unmap(sd_srv.ctx, e->memh);
-		}
 		sd_srv.exports = NULL; /* the exports themselves stay: libdoca_common still points at them */
 		sd_ucx_server_teardown();
 		sd_srv.exports_open = 0;

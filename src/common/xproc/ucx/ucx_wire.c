@@ -12,10 +12,14 @@
  *             malformed.  Flags 1 was that round's relayed hello, which
  *             showed the exporter's own token; it is refused as malformed
  *             now, both ways, so mixed builds fail closed.
- * GRANT (48 + key): head, u64 nonce, u64 addr, u64 len, u32 flags
- *             (bit 0: writable), u32 key length, u32 access mask of the
- *             export, u32 zero, then the packed key
+ * GRANT (48): head, u64 nonce, u64 addr, u64 len, u32 flags (bit 0:
+ *             writable), u32 zero (version 2 put a remote key's length
+ *             there), u32 access mask of the export, u32 zero
  * DENY  (16): head (reason in it), u64 nonce
+ * ACCESS header (48): head (reason field: u8 kind, u8 0), u64 op,
+ *             u64 addr, u64 len, u64 a, u64 b; data: a write's bytes
+ * ANSWER header (32): head (reason field: u8 kind, u8 refused), u64 op,
+ *             u64 addr, u64 value; data: a read's bytes, unless refused
  */
 #include <string.h>
 
@@ -80,37 +84,32 @@ bool sd_ucx_hello_decode(const void *buf, size_t len, struct sd_ucx_hello *h)
 	return true;
 }
 
-void sd_ucx_grant_encode(const struct sd_ucx_grant *g, uint8_t out[SD_UCX_GRANT_HEAD_LEN])
+void sd_ucx_grant_encode(const struct sd_ucx_grant *g, uint8_t out[SD_UCX_GRANT_LEN])
 {
-	memset(out, 0, SD_UCX_GRANT_HEAD_LEN);
+	memset(out, 0, SD_UCX_GRANT_LEN);
 	sd_ucx_head(out, 0);
 	sd_le_put64(out + 8, g->nonce);
 	sd_le_put64(out + 16, g->addr);
 	sd_le_put64(out + 24, g->len);
 	sd_le_put32(out + 32, g->writable ? SD_UCX_GRANT_WRITABLE : 0);
-	sd_le_put32(out + 36, (uint32_t)g->rkey_len);
 	sd_le_put32(out + 40, g->access_mask);
 }
 
 bool sd_ucx_grant_decode(const void *buf, size_t len, struct sd_ucx_grant *g)
 {
 	const uint8_t *b = buf;
-	uint32_t flags, key_len;
+	uint32_t flags;
 
-	if (!sd_ucx_head_ok(b, len, SD_UCX_GRANT_HEAD_LEN) || sd_le_get16(b + 6) != 0)
+	if (len != SD_UCX_GRANT_LEN || !sd_ucx_head_ok(b, len, SD_UCX_GRANT_LEN) || sd_le_get16(b + 6) != 0)
 		return false;
 	flags = sd_le_get32(b + 32);
-	key_len = sd_le_get32(b + 36);
-	if ((flags & ~SD_UCX_GRANT_WRITABLE) != 0 || sd_le_get32(b + 44) != 0 || key_len == 0 || key_len > SD_UCX_RKEY_MAX ||
-	    len != SD_UCX_GRANT_HEAD_LEN + (size_t)key_len)
+	if ((flags & ~SD_UCX_GRANT_WRITABLE) != 0 || sd_le_get32(b + 36) != 0 || sd_le_get32(b + 44) != 0)
 		return false;
 	g->nonce = sd_le_get64(b + 8);
 	g->addr = sd_le_get64(b + 16);
 	g->len = sd_le_get64(b + 24);
 	g->writable = (flags & SD_UCX_GRANT_WRITABLE) != 0;
 	g->access_mask = sd_le_get32(b + 40);
-	g->rkey = b + SD_UCX_GRANT_HEAD_LEN;
-	g->rkey_len = key_len;
 	return true;
 }
 
@@ -147,4 +146,75 @@ const char *sd_ucx_deny_text(uint16_t reason)
 	default:
 		return "for a reason this softdoca does not know";
 	}
+}
+
+static bool sd_ucx_access_kind_ok(uint8_t kind)
+{
+	return kind >= SD_UCX_ACCESS_WRITE && kind <= SD_UCX_ACCESS_FADD;
+}
+
+static bool sd_ucx_access_is_atomic(uint8_t kind)
+{
+	return kind == SD_UCX_ACCESS_CAS || kind == SD_UCX_ACCESS_FADD;
+}
+
+void sd_ucx_access_encode(const struct sd_ucx_access *a, uint8_t out[SD_UCX_ACCESS_LEN])
+{
+	sd_ucx_head(out, a->kind);
+	sd_le_put64(out + 8, a->op);
+	sd_le_put64(out + 16, a->addr);
+	sd_le_put64(out + 24, a->len);
+	sd_le_put64(out + 32, a->a);
+	sd_le_put64(out + 40, a->b);
+}
+
+bool sd_ucx_access_decode(const void *hdr, size_t hdr_len, size_t data_len, struct sd_ucx_access *a)
+{
+	const uint8_t *b = hdr;
+	uint16_t kind_field;
+
+	if (hdr_len != SD_UCX_ACCESS_LEN || !sd_ucx_head_ok(b, hdr_len, SD_UCX_ACCESS_LEN))
+		return false;
+	kind_field = sd_le_get16(b + 6);
+	if (kind_field > 0xff || !sd_ucx_access_kind_ok((uint8_t)kind_field))
+		return false;
+	a->kind = (uint8_t)kind_field;
+	a->op = sd_le_get64(b + 8);
+	a->addr = sd_le_get64(b + 16);
+	a->len = sd_le_get64(b + 24);
+	a->a = sd_le_get64(b + 32);
+	a->b = sd_le_get64(b + 40);
+	if (sd_ucx_access_is_atomic(a->kind))
+		return a->len == 8 && data_len == 0 && (a->kind == SD_UCX_ACCESS_CAS || a->b == 0);
+	if (a->len == 0 || a->len > SD_UCX_ACCESS_MAX || a->a != 0 || a->b != 0)
+		return false;
+	return data_len == (a->kind == SD_UCX_ACCESS_WRITE ? a->len : 0);
+}
+
+void sd_ucx_answer_encode(const struct sd_ucx_answer *a, uint8_t out[SD_UCX_ANSWER_LEN])
+{
+	sd_ucx_head(out, (uint16_t)(a->kind | (a->refused ? 0x100u : 0u)));
+	sd_le_put64(out + 8, a->op);
+	sd_le_put64(out + 16, a->addr);
+	sd_le_put64(out + 24, a->value);
+}
+
+bool sd_ucx_answer_decode(const void *hdr, size_t hdr_len, size_t data_len, struct sd_ucx_answer *a)
+{
+	const uint8_t *b = hdr;
+	uint16_t field;
+
+	if (hdr_len != SD_UCX_ANSWER_LEN || !sd_ucx_head_ok(b, hdr_len, SD_UCX_ANSWER_LEN))
+		return false;
+	field = sd_le_get16(b + 6);
+	if (field > 0x1ff || !sd_ucx_access_kind_ok((uint8_t)field))
+		return false;
+	a->kind = (uint8_t)field;
+	a->refused = (field & 0x100u) != 0;
+	a->op = sd_le_get64(b + 8);
+	a->addr = sd_le_get64(b + 16);
+	a->value = sd_le_get64(b + 24);
+	if (a->refused || a->kind != SD_UCX_ACCESS_READ)
+		return data_len == 0;
+	return a->value >= 1 && a->value <= SD_UCX_ACCESS_MAX && data_len == a->value;
 }
