@@ -198,6 +198,14 @@ static ucp_context_h sd_ucx_context_create(const char *func)
 		return NULL;
 	}
 	sd_ucx_default(config, "KEEPALIVE_INTERVAL", "1s");
+	/*
+	 * Copy every send into UCX's own buffers.  A zero-copy send still in
+	 * flight when its connection fails trips an assertion in UCX's TCP
+	 * transport (1.13: uct_iface.h, comp->count > 0) that aborts the
+	 * process: an importer dying with read answers queued took the
+	 * exporter with it.  Copying costs one memcpy per send.
+	 */
+	sd_ucx_default(config, "ZCOPY_THRESH", "inf");
 	st = ucp_init(&params, config, &ctx);
 	ucp_config_release(config);
 	if (st != UCS_OK) {
