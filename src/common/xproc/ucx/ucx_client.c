@@ -6,9 +6,10 @@
  * waits on the exporter); the answer is taken in by whichever access first
  * progresses the worker (ucx_rma.c), which waits for it at most the
  * liveness bound.  A grant carries the exporter's rights, which every
- * access checks before it leaves (the exporter checks again); a refusal, a broken connection or silence makes the
- * import dead for good: every later access fails at once with
- * DOCA_ERROR_IO_FAILED, as a stopped export does on the local paths.
+ * access checks before it leaves (the exporter checks again); a refusal,
+ * a broken connection or silence makes the import dead for good: every
+ * later access fails at once with DOCA_ERROR_IO_FAILED, as a stopped
+ * export does on the local paths.
  *
  * The worker is shared by every thread of the process that runs copies,
  * and is therefore created UCS_THREAD_MODE_SERIALIZED behind `lock`: a

@@ -7,17 +7,16 @@
  * the library for a peer's copy: its accesses are messages this thread
  * applies (ucx_serve.c).  The thread spins while there is traffic and
  * sleeps on the worker's event descriptor otherwise.  That descriptor does
- * not fire for every kind of TCP traffic, so the sleep
- * is also bounded: 1 ms during the first 100 ms of silence, 10 ms up to a
+ * not fire for every kind of TCP traffic, so the sleep is also bounded: 1 ms during the first 100 ms of silence, 10 ms up to a
  * second, 50 ms after that; a request arriving during a long silence waits
  * at most that long, far inside the liveness bound.
  *
  * Every accepted connection is a peer that holds nothing until it passes
  * the handshake (ucx_wire.h): the export it names must be live, and its id,
  * generation and token must all match.  Only then does the peer receive its
- * grant, and only then are its accesses served.  A refused peer gets one DENY and nothing more; the
- * importer closes the connection when it reads it (closing it here could
- * overtake the DENY).  A peer that holds no grant is disconnected twice the
+ * grant, and only then are its accesses served.  A refused peer gets one
+ * DENY and nothing more; the importer closes the connection when it reads
+ * it (closing it here could overtake the DENY).  A peer that holds no grant is disconnected twice the
  * liveness bound after it connected, whatever it sends.
  *
  * Stopping or destroying the mmap (export_close) cuts the export off:
@@ -37,7 +36,8 @@
  * at most 1 ms while it watches any: once the relay destroyed its import or
  * died, the peer's connection is closed, as for a stopped export.  The
  * peer's copies are served by this thread, so nothing of the peer lands
- * after the close.  A relay that revoked before the hello gets the peer a DENY.
+ * after the close.  A relay that revoked before the hello gets the peer a
+ * DENY.
  *
  * The last export stops the thread and releases the worker and listener.
  */
