@@ -260,6 +260,25 @@ static bool exec_done(pid_t pid, double ms)
 	return false;
 }
 
+/*
+ * True once `pid` (a child not yet reaped) has exited, within `ms`: the
+ * peer answers before it exits, and a sanitizer's checks at exit may take
+ * longer than any fixed pause on a loaded machine.
+ */
+static bool exit_done(pid_t pid, double ms)
+{
+	double t0 = xt_now_ms();
+
+	while (xt_now_ms() - t0 < ms) {
+		siginfo_t info = {.si_pid = 0};
+
+		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+			return true;
+		usleep(1000);
+	}
+	return false;
+}
+
 /* A command that ends the exporter's process image; then reads fail at once. */
 static void ends_with(const char *mem, const char *cmd, const char *answer)
 {
@@ -272,6 +291,8 @@ static void ends_with(const char *mem, const char *cmd, const char *answer)
 	CHECK(strcmp(reply, answer) == 0);
 	if (strcmp(cmd, "exec") == 0)
 		CHECK(exec_done(s.peer.pid, 5000)); /* the bound runs from the new image, not from the reply */
+	else
+		CHECK(exit_done(s.peer.pid, 5000)); /* ... or from the exit, not from the reply */
 	usleep((useconds_t)(sd_time_margin_ms(20) * 1000)); /* the exit or exec itself */
 	double t0 = xt_now_ms();
 	CHECK_ERR(stream_read(&s), DOCA_ERROR_IO_FAILED);
