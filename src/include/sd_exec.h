@@ -54,6 +54,12 @@ struct doca_task {
 	uint8_t own;               /* enum sd_task_own */
 	uint8_t ready_counted;     /* settled by sd_task_settle_waiting: counted in ctx->waiting_ready */
 	/*
+	 * doca_task_free was called while the task was in flight: it goes back
+	 * to its pool after the first report whose callback leaves it with the
+	 * application (task.c, sd_task_release_after_report).
+	 */
+	uint8_t free_pending;
+	/*
 	 * The task type has an early engine (ops->on_submit != NULL), or the
 	 * context started while faults or tracing were on (sd_debug.h); set
 	 * with the pool, so the per-task paths test one byte of the task
@@ -236,6 +242,8 @@ struct doca_ctx {
 	 */
 	uint32_t waiting_queued;
 	uint32_t waiting_ready;
+	/* Frees of in-flight tasks since the start (the first is a warning, the rest debug records). */
+	uint32_t freed_in_flight;
 };
 
 #define SD_CTX_MAGIC 0x43545830u /* "CTX0" */

@@ -11,6 +11,9 @@
  *    posts delivers nothing;
  *  - a buffer too small, immediate data too long, an unknown or expired
  *    consumer, a closed connection: the DOCA errors, one record each;
+ *  - receives freed while still posted (DOCA's secure_channel does so
+ *    before it stops its consumer) are flushed to their callbacks and the
+ *    consumer still reaches IDLE;
  *  - argument and state refusals, capabilities, DPA entry points.
  */
 #include "fastpath_test.h"
@@ -333,6 +336,50 @@ static void a_closed_connection_fails_posted_receives_and_sends(void)
 	tear_down();
 }
 
+/* Post a receive over [off, off + len) of the consumer's memory and keep the task. */
+static struct doca_comch_consumer_task_post_recv *post_kept(size_t off, size_t len)
+{
+	struct doca_comch_consumer_task_post_recv *t = NULL;
+	struct doca_buf *b = fp_buf(&cmem, off, len, 0);
+
+	if (b == NULL || doca_comch_consumer_task_post_recv_alloc_init(cons.consumer, b, &t) != DOCA_SUCCESS ||
+	    doca_task_submit(doca_comch_consumer_task_post_recv_as_task(t)) != DOCA_SUCCESS)
+		return NULL;
+	return t;
+}
+
+static void receives_freed_while_posted_are_flushed_and_the_consumer_still_stops(void)
+{
+	struct doca_comch_consumer_task_post_recv *t[3];
+	struct doca_comch_producer_task_send *s;
+	uint32_t cid = 0;
+
+	REQUIRE(pair_up("freed"));
+	REQUIRE(consumer_and_producer(4, 0));
+	CHECK_OK(doca_comch_consumer_get_id(cons.consumer, &cid));
+	for (int i = 0; i < 3; i++) {
+		t[i] = post_kept((size_t)i * 1024, 1024);
+		REQUIRE(t[i] != NULL);
+	}
+	/* One message lands in the first receive, whose callback frees it. */
+	memset(pmem.mem, 0x6e, 32);
+	s = fp_send_task(&prod, &pmem, 0, 32, NULL, 0, cid);
+	REQUIRE(s != NULL);
+	CHECK_OK(fp_submit_retry(s, &cons, &cli, 5000));
+	CHECK(FP_RUN_UNTIL(cons.n == 1 && prod.n == 1, &srv, &cli, &cons, &prod));
+	CHECK(cons.n_ok == 1 && cons.done[0].data == cmem.mem && cmem.mem[31] == 0x6e);
+	/* The two still posted are freed, then the consumer is stopped: secure_channel's order. */
+	ct_log_start();
+	doca_task_free(doca_comch_consumer_task_post_recv_as_task(t[1]));
+	doca_task_free(doca_comch_consumer_task_post_recv_as_task(t[2]));
+	CHECK(ct_log_count("[WRN]") == 1 && ct_log_count("[ERR]") == 0);
+	CHECK_ERR(doca_ctx_stop(cons.ctx), DOCA_ERROR_IN_PROGRESS);
+	CHECK(FP_RUN_UNTIL(fp_state(&cons) == DOCA_CTX_STATE_IDLE, &srv, &cli, &cons, (struct fp_end *)NULL));
+	CHECK(cons.n == 3 && cons.n_err == 2); /* their flushes still reach the callbacks */
+	CHECK(FP_RUN_UNTIL(fp_cli_events.n_expired == 1, &srv, &cli, (struct fp_end *)NULL, (struct fp_end *)NULL));
+	tear_down();
+}
+
 static void refuse_cb(struct doca_comch_consumer_task_post_recv *t, union doca_data a, union doca_data b)
 {
 	(void)t, (void)a, (void)b;
@@ -487,6 +534,7 @@ int main(void)
 	SD_RUN(immediate_data_longer_than_the_consumer_takes_is_refused);
 	SD_RUN(an_unknown_consumer_is_not_found);
 	SD_RUN(a_closed_connection_fails_posted_receives_and_sends);
+	SD_RUN(receives_freed_while_posted_are_flushed_and_the_consumer_still_stops);
 	SD_RUN(a_65th_started_consumer_is_refused);
 	SD_RUN(refusals_of_arguments_and_states);
 	SD_RUN(capabilities_and_dpa_entry_points);

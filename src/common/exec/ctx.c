@@ -160,6 +160,7 @@ doca_error_t doca_ctx_start(struct doca_ctx *ctx)
 	}
 	ctx->inflight = 0;
 	ctx->allocated = 0;
+	ctx->freed_in_flight = 0;
 	if (ctx->ops->sync_start) {
 		sd_ctx_transition(ctx, DOCA_CTX_STATE_RUNNING);
 		return DOCA_SUCCESS;

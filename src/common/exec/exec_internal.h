@@ -41,6 +41,12 @@ void sd_ctx_finish_stop(struct doca_ctx *ctx);
 doca_error_t sd_ctx_pools_create(struct doca_ctx *ctx);
 void sd_ctx_pools_destroy(struct doca_ctx *ctx);
 
+/*
+ * After the report of a task that doca_task_free was called on while it was
+ * in flight: back to its pool unless its callback resubmitted it.
+ */
+void sd_task_release_after_report(struct doca_task *task);
+
 /* Work pending on `pe`: would doca_pe_progress() return 1 now? */
 bool sd_pe_has_work(struct doca_pe *pe);
 

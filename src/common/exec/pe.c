@@ -118,6 +118,21 @@ static bool sd_pe_fifo_has_ready(struct doca_pe *pe)
 /* ---- the three steps of a progress call ---- */
 
 /*
+ * The report of a task the application freed while it was in flight
+ * (task.c, sd_task_free_in_flight): its callback runs as for any task, then
+ * it goes back to its pool.  The slot is still there after the callback:
+ * its pool lives until the context is IDLE, which no callback brings about
+ * (a stop from inside a callback ends in a later progress call).
+ */
+static __attribute__((noinline, cold)) void sd_pe_deliver_freed(struct doca_pe *pe, struct doca_task *task,
+								void (*cb)(void))
+{
+	task->conf->ops->invoke(task, task->user_data, task->ctx->user_data, cb);
+	sd_task_release_after_report(task);
+	pe->dispatching = false;
+}
+
+/*
  * The end of a report: the task goes back to the application with `status`
  * and its callback (or its graph) hears of it; the dispatching flag is set
  * on entry and cleared on exit.  ctx and conf are read here, after any
@@ -139,7 +154,11 @@ static inline void sd_pe_deliver(struct doca_pe *pe, struct doca_task *task, doc
 		return;
 	}
 	cb = status == DOCA_SUCCESS ? conf->success_cb : conf->error_cb;
-	/* Neither task nor ctx may be touched once the callback returns. */
+	if (__builtin_expect(task->free_pending, 0)) {
+		sd_pe_deliver_freed(pe, task, cb);
+		return;
+	}
+	/* Neither task nor ctx is touched once the callback returns. */
 	conf->ops->invoke(task, task->user_data, ctx->user_data, cb);
 	pe->dispatching = false;
 }

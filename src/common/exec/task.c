@@ -319,30 +319,81 @@ doca_error_t doca_task_try_submit(struct doca_task *task)
 
 /* ---- release and accessors ---- */
 
+/* Back to the pool: the allocated counter drops, and a STOPPING context may now go IDLE. */
+static void sd_task_release(struct doca_task *task)
+{
+	struct doca_ctx *ctx = task->ctx;
+	struct sd_task_pool *pool = &task->conf->pool;
+
+	task->own = SD_TASK_FREE;
+	task->free_pending = 0;
+	pool->free_stack[pool->nfree++] = task;
+	ctx->allocated--;
+	/* The IDLE transition itself is left to the next progress call. */
+	if (ctx->state == DOCA_CTX_STATE_STOPPING)
+		sd_pe_notify(ctx->pe);
+}
+
+/*
+ * A free of a task still in flight breaks DOCA's rule (a task is freed only
+ * while not submitted), yet DOCA's own secure_channel application frees its
+ * posted receives this way before it stops the consumer, and on a card the
+ * context still reaches IDLE.  The free is therefore kept, not dropped: the
+ * task is reported as usual and returns to its pool after that report
+ * (docs/decisions.md, "free in flight").  The first such free of a run is
+ * a warning; the rest are debug records, since a program that does it
+ * does it for every task it holds.
+ */
+static __attribute__((noinline, cold)) void sd_task_free_in_flight(struct doca_task *task)
+{
+	struct doca_ctx *ctx = task->ctx;
+
+	if (task->graph_node != NULL) {
+		SD_LOG_ERR_AS("doca_task_free",
+			      "task %p is in flight in a graph instance and cannot be freed before the instance "
+			      "completes; ignored (%s %p)",
+			      (void *)task, ctx->ops->type_name, (void *)ctx);
+		return;
+	}
+	if (task->free_pending) {
+		SD_LOG_ERR_AS("doca_task_free", "task %p was already freed while in flight; ignored (%s %p)",
+			      (void *)task, ctx->ops->type_name, (void *)ctx);
+		return;
+	}
+	task->free_pending = 1;
+	if (ctx->freed_in_flight++ == 0)
+		priv_doca_sdk_log_at(DOCA_LOG_LEVEL_WARNING, __FILE__, __LINE__, "doca_task_free",
+				     "task %p is in flight: a task may be freed only while not submitted; it will "
+				     "return to its pool after its completion or flush callback (free tasks in "
+				     "their callbacks, or after they were reported); further cases of this "
+				     "context are logged at debug level (%s %p)",
+				     (void *)task, ctx->ops->type_name, (void *)ctx);
+	else
+		priv_doca_sdk_log_at(DOCA_LOG_LEVEL_DEBUG, __FILE__, __LINE__, "doca_task_free",
+				     "task %p is in flight; it returns to its pool after its callback (%s %p)",
+				     (void *)task, ctx->ops->type_name, (void *)ctx);
+}
+
 void doca_task_free(struct doca_task *task)
 {
-	struct doca_ctx *ctx;
-	struct sd_task_pool *pool;
-
 	if (task == NULL)
 		return; /* like free(NULL) */
 	if (!sd_task_is_task(task) || !sd_ctx_valid(task->ctx) || task->own == SD_TASK_FREE) {
 		SD_LOG_ERR("task %p was already freed, or is not a task at all; ignored", (void *)task);
 		return;
 	}
-	ctx = task->ctx;
 	if (task->own == SD_TASK_IN_FLIGHT) {
-		SD_LOG_ERR("task %p is in flight and cannot be freed before its callback; ignored (%s %p)",
-			   (void *)task, ctx->ops->type_name, (void *)ctx);
+		sd_task_free_in_flight(task);
 		return;
 	}
-	pool = &task->conf->pool;
-	task->own = SD_TASK_FREE;
-	pool->free_stack[pool->nfree++] = task;
-	ctx->allocated--;
-	/* The IDLE transition itself is left to the next progress call. */
-	if (ctx->state == DOCA_CTX_STATE_STOPPING)
-		sd_pe_notify(ctx->pe);
+	sd_task_release(task);
+}
+
+void sd_task_release_after_report(struct doca_task *task)
+{
+	/* The callback may have freed it (released, mark gone) or resubmitted it (the mark waits on). */
+	if (task->free_pending && task->own == SD_TASK_APP)
+		sd_task_release(task);
 }
 
 #define SD_NOT_A_TASK "task %p is NULL or not a task"

@@ -277,6 +277,32 @@ static const char *sd_share_walk(uintptr_t lo, uintptr_t hi, sd_share_vma_rule r
 	return why;
 }
 
+/*
+ * Nothing at all is mapped in [lo, hi) any more: the program freed the
+ * memory (free, munmap) before it stopped the mmap, the teardown order of
+ * many programs (DOCA's secure_channel among them).  A card keeps the
+ * pinned pages until the deregistration and nobody looks at them again, so
+ * this is no error: there is simply nothing to move back.  False when the
+ * maps cannot be read (the caller's walk then says so).
+ */
+static bool sd_share_range_gone(uintptr_t lo, uintptr_t hi)
+{
+	FILE *f = fopen("/proc/self/maps", "re");
+	char line[512];
+	bool gone = true;
+
+	if (f == NULL)
+		return false;
+	while (gone && fgets(line, sizeof(line), f) != NULL) {
+		struct sd_share_vma v;
+
+		if (sd_share_parse(line, &v) && v.end > lo && v.start < hi)
+			gone = false;
+	}
+	fclose(f);
+	return gone;
+}
+
 /* ---- the move ------------------------------------------------------------ */
 
 /*
@@ -402,9 +428,12 @@ static struct sd_share_entry *sd_share_onto_memfd(uintptr_t lo, uintptr_t hi, in
 static const char *sd_share_back_to_private(const struct sd_share_entry *e)
 {
 	int prot;
-	const char *why = sd_share_walk(e->lo, e->hi, sd_share_rule_our_file, e, &prot);
+	const char *why;
 	void *dst;
 
+	if (sd_share_range_gone(e->lo, e->hi))
+		return NULL; /* freed before the stop: nothing is left to give back */
+	why = sd_share_walk(e->lo, e->hi, sd_share_rule_our_file, e, &prot);
 	if (why != NULL)
 		return why;
 	dst = sd_share_sys_mmap(e->hi - e->lo, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1);

@@ -64,10 +64,9 @@ static void submit_checks_run_in_the_documented_order(void)
 	CHECK_ERR(doca_task_submit(task), DOCA_ERROR_IN_USE);
 	CHECK_ERR(doca_task_try_submit(task), DOCA_ERROR_IN_USE);
 	CHECK_ERR(doca_task_get_status(task), DOCA_ERROR_IN_PROGRESS); /* not clobbered by the refusal */
-	doca_task_free(task); /* in flight: ignored */
+	doca_task_free(task); /* in flight: kept until its report */
 	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
 	CHECK(fx.log.ev[1].kind == SD_FX_TASK_OK);
-	doca_task_free(task);
 	CHECK_ERR(doca_task_submit(task), DOCA_ERROR_INVALID_VALUE); /* freed while the pool lives */
 	doca_task_free(task);                                        /* double free: ignored */
 	doca_task_free(NULL);
@@ -256,6 +255,151 @@ static void a_task_resubmitted_from_its_callback_is_reported_by_a_later_call(voi
 	sd_fx_teardown(&fx);
 }
 
+/* ---- doca_task_free on a task in flight (docs/decisions.md, "free in flight") ---- */
+
+static int free_warnings, free_errors;
+static char free_log_buf[2048];
+
+static void count_free_record(char *line)
+{
+	if (strstr(line, "[doca_task_free]") == NULL)
+		return;
+	if (strstr(line, "[WRN]") != NULL)
+		free_warnings++;
+	if (strstr(line, "[ERR]") != NULL)
+		free_errors++;
+}
+
+static void watch_free_records(void)
+{
+	static struct doca_log_backend *backend;
+
+	if (backend == NULL) {
+		REQUIRE(doca_log_backend_create_with_buf_sdk(free_log_buf, sizeof(free_log_buf), count_free_record,
+							     &backend) == DOCA_SUCCESS);
+		REQUIRE(doca_log_backend_set_sdk_level(backend, DOCA_LOG_LEVEL_WARNING) == DOCA_SUCCESS);
+	}
+	free_warnings = 0;
+	free_errors = 0;
+}
+
+static void a_task_freed_in_flight_is_reported_then_returns_to_its_pool(void)
+{
+	struct doca_dma_task_memcpy *again = NULL;
+	union doca_data ud = {.u64 = 0};
+	struct doca_task *task;
+
+	REQUIRE(sd_fx_setup(&fx, 4096, 1, 8));
+	memset(fx.src_mem, 0x5a, 64);
+	REQUIRE(doca_ctx_start(fx.ctx) == DOCA_SUCCESS);
+	task = alloc_copy(0, 64, 7);
+	REQUIRE(task != NULL);
+	CHECK_OK(doca_task_submit(task));
+	doca_task_free(task);
+	/* Still the context's until its report: the one-task pool stays empty. */
+	CHECK_ERR(doca_dma_task_memcpy_alloc_init(fx.dma, NULL, NULL, ud, &again), DOCA_ERROR_NO_MEMORY);
+	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	REQUIRE(fx.log.n == 2);
+	CHECK(fx.log.ev[1].kind == SD_FX_TASK_OK && fx.log.ev[1].task_ud == 7);
+	CHECK(fx.dst_mem[63] == 0x5a); /* the copy was made */
+	CHECK_OK(doca_dma_task_memcpy_alloc_init(fx.dma, NULL, NULL, ud, &again));
+	CHECK(doca_dma_task_memcpy_as_task(again) == task); /* the same slot, back in the pool */
+	doca_task_free(doca_dma_task_memcpy_as_task(again));
+	sd_fx_teardown(&fx);
+}
+
+static void stopping_after_freeing_in_flight_tasks_reaches_idle(void)
+{
+	struct doca_task *t[4];
+	enum doca_ctx_states st;
+
+	REQUIRE(sd_fx_setup(&fx, 4096, 4, 16));
+	REQUIRE(doca_ctx_start(fx.ctx) == DOCA_SUCCESS);
+	for (int i = 0; i < 4; i++) {
+		t[i] = alloc_copy((size_t)i * 64, 64, (uint64_t)i);
+		REQUIRE(t[i] != NULL);
+		REQUIRE(doca_task_submit(t[i]) == DOCA_SUCCESS);
+	}
+	/* DOCA's secure_channel order: free what is posted, then stop and wait for IDLE. */
+	for (int i = 0; i < 4; i++)
+		doca_task_free(t[i]);
+	CHECK_ERR(doca_ctx_stop(fx.ctx), DOCA_ERROR_IN_PROGRESS);
+	CHECK_EQ_U64(sd_fx_drain(fx.pe), 5); /* four flushes, then IDLE with nothing freed by hand */
+	for (int i = 0; i < 4; i++) {
+		CHECK(fx.log.ev[2 + i].kind == SD_FX_TASK_ERR);
+		CHECK_ERR(fx.log.ev[2 + i].status, DOCA_ERROR_SHUTDOWN);
+		CHECK_EQ_U64(fx.log.ev[2 + i].task_ud, (uint64_t)i);
+	}
+	CHECK(fx.log.ev[6].kind == SD_FX_STATE && fx.log.ev[6].next == DOCA_CTX_STATE_IDLE);
+	CHECK_OK(doca_ctx_get_state(fx.ctx, &st));
+	CHECK(st == DOCA_CTX_STATE_IDLE);
+	sd_fx_teardown(&fx);
+}
+
+static void a_freed_task_its_callback_resubmits_returns_after_its_last_report(void)
+{
+	struct doca_dma_task_memcpy *again = NULL;
+	doca_error_t resubmit_result = DOCA_ERROR_UNKNOWN;
+	union doca_data ud = {.u64 = 0};
+	struct doca_task *task;
+
+	REQUIRE(sd_fx_setup(&fx, 4096, 1, 8));
+	fx.log.on_task = resubmit_from_callback;
+	fx.log.arg = &resubmit_result;
+	resubmits_left = 2;
+	REQUIRE(doca_ctx_start(fx.ctx) == DOCA_SUCCESS);
+	task = alloc_copy(0, 32, 20);
+	REQUIRE(task != NULL);
+	REQUIRE(doca_task_submit(task) == DOCA_SUCCESS);
+	doca_task_free(task);
+	for (int i = 0; i < 3; i++) {
+		CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+		CHECK_EQ_U64(fx.log.ev[1 + i].task_ud, 20 + (uint64_t)i);
+		if (i < 2) /* resubmitted: still the application's task, and in flight again */
+			CHECK_ERR(doca_dma_task_memcpy_alloc_init(fx.dma, NULL, NULL, ud, &again),
+				  DOCA_ERROR_NO_MEMORY);
+	}
+	CHECK_OK(resubmit_result);
+	CHECK_OK(doca_dma_task_memcpy_alloc_init(fx.dma, NULL, NULL, ud, &again));
+	doca_task_free(doca_dma_task_memcpy_as_task(again));
+	sd_fx_teardown(&fx);
+}
+
+static void a_free_in_flight_warns_once_per_run_and_a_second_free_is_an_error(void)
+{
+	struct doca_dma_task_memcpy *extra[5];
+	union doca_data ud = {.u64 = 0};
+	struct doca_task *a, *b;
+	int got = 0;
+
+	REQUIRE(sd_fx_setup(&fx, 4096, 4, 8));
+	REQUIRE(doca_ctx_start(fx.ctx) == DOCA_SUCCESS);
+	a = alloc_copy(0, 16, 1);
+	b = alloc_copy(16, 16, 2);
+	REQUIRE(a != NULL && b != NULL);
+	CHECK_OK(doca_task_submit(a));
+	CHECK_OK(doca_task_submit(b));
+	watch_free_records();
+	doca_task_free(a);
+	CHECK_EQ_U64(free_warnings, 1);
+	doca_task_free(b); /* the same misuse again: a debug record only */
+	CHECK_EQ_U64(free_warnings, 1);
+	CHECK_EQ_U64(free_errors, 0);
+	doca_task_free(a); /* freed twice */
+	CHECK_EQ_U64(free_errors, 1);
+	CHECK_EQ_U64(sd_fx_drain(fx.pe), 2);
+	CHECK_EQ_U64(fx.log.n, 3);
+	/* Each went back once: the pool holds its four tasks again, not five. */
+	for (int i = 0; i < 5; i++)
+		if (doca_dma_task_memcpy_alloc_init(fx.dma, NULL, NULL, ud, &extra[got]) == DOCA_SUCCESS)
+			got++;
+	CHECK_EQ_U64(got, 4);
+	for (int i = 0; i < got; i++)
+		doca_task_free(doca_dma_task_memcpy_as_task(extra[i]));
+	CHECK_EQ_U64(free_errors, 1);
+	sd_fx_teardown(&fx);
+}
+
 static void user_data_calls_tolerate_null(void)
 {
 	union doca_data ud = {.u64 = 5};
@@ -314,6 +458,10 @@ int main(void)
 	SD_RUN(execution_failure_stops_the_context_before_the_error_callback);
 	SD_RUN(stop_flushes_in_flight_tasks_with_shutdown);
 	SD_RUN(a_task_resubmitted_from_its_callback_is_reported_by_a_later_call);
+	SD_RUN(a_task_freed_in_flight_is_reported_then_returns_to_its_pool);
+	SD_RUN(stopping_after_freeing_in_flight_tasks_reaches_idle);
+	SD_RUN(a_freed_task_its_callback_resubmits_returns_after_its_last_report);
+	SD_RUN(a_free_in_flight_warns_once_per_run_and_a_second_free_is_an_error);
 	SD_RUN(user_data_calls_tolerate_null);
 	SD_RUN(task_batches_are_refused);
 	SD_RUN(the_pool_holds_exactly_the_configured_number_of_tasks);

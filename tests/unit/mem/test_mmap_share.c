@@ -332,6 +332,43 @@ static void unmapped_registered_range_is_reported_at_stop_and_left_alone(void)
 	munmap(again, len);
 }
 
+static void a_range_freed_before_the_stop_is_let_go_without_a_record(void)
+{
+	size_t len = 256 * 1024;
+	uint8_t *p = reg_fresh(len);
+	struct doca_mmap *m;
+
+	REQUIRE(p != NULL);
+	m = started(p, len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	REQUIRE(m != NULL && on_registration_memfd(p));
+	/* The teardown order of DOCA's secure_channel: the memory goes first, then the mmap. */
+	REQUIRE(munmap(p, len) == 0);
+	capture_reset(reg_log);
+	CHECK_OK(doca_mmap_stop(m));
+	CHECK(REG_ERRORS() == 0 && REG_WARNINGS() == 0);
+	/* Nothing of the registration is left there (the kernel may have put other mappings in the hole). */
+	CHECK(!on_registration_memfd(p) && !on_registration_memfd(p + len - 1));
+	CHECK_OK(doca_mmap_destroy(m));
+}
+
+static void a_range_partly_unmapped_before_the_stop_is_still_reported(void)
+{
+	size_t len = 256 * 1024;
+	uint8_t *p = reg_fresh(len);
+	struct doca_mmap *m;
+
+	REQUIRE(p != NULL);
+	m = started(p, len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	REQUIRE(m != NULL && on_registration_memfd(p));
+	REQUIRE(munmap(p, len / 2) == 0);
+	capture_reset(reg_log);
+	CHECK_OK(doca_mmap_stop(m));
+	CHECK(REG_ERRORS() == 1 && capture_has(reg_log, "cannot be given back"));
+	CHECK(on_registration_memfd(p + len / 2)); /* the half still mapped is left as it was */
+	CHECK_OK(doca_mmap_destroy(m));
+	munmap(p + len / 2, len / 2);
+}
+
 /* ---- mmaps sharing pages ------------------------------------------------------------- */
 
 static void pages_stay_shared_until_the_last_mmap_over_them_stops(void)
@@ -372,6 +409,8 @@ int main(void)
 	SD_RUN(writers_beside_a_small_buffer_survive_many_moves);
 	SD_RUN(fork_child_gets_a_private_copy);
 	SD_RUN(unmapped_registered_range_is_reported_at_stop_and_left_alone);
+	SD_RUN(a_range_freed_before_the_stop_is_let_go_without_a_record);
+	SD_RUN(a_range_partly_unmapped_before_the_stop_is_still_reported);
 	SD_RUN(pages_stay_shared_until_the_last_mmap_over_them_stops);
 	doca_dev_close(share_dev);
 	return sd_test_done();
