@@ -61,6 +61,12 @@
 # SOFTDOCA_TOPOLOGY file, no file on either side).  Comch runs through a
 # private SOFTDOCA_COMCH_DIR, so other programs on the machine cannot meet
 # these servers and clients.
+#
+# secure_channel_app builds Secure Channel from the same project
+# (-Denable_secure_channel=true) in both flavours and runs it as a pair:
+# each side produces and consumes at once over the Comch fast path, 1 x 1 B,
+# 1000 x 64 B and 20000 x 4080 B messages; both sides must exit 0, report
+# every message sent and received, and log no ERROR record.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -116,6 +122,7 @@ acceptance=(
 	rdma_read_cm:pair:doca_rdma
 	rdma_write_cm:pair:doca_rdma
 	dma_copy_app:apps:dma_copy
+	secure_channel_app:apps:secure_channel
 )
 # Run only when named on the command line: programs that do not pass yet
 # (docs/rdma.md says why) wait here until they join the acceptance set.
@@ -780,18 +787,19 @@ apps="$work/apps"
 app_host_exe="" app_dpu_exe=""
 fail_limit=5 # seconds a side may take to give up once its peer is gone
 
-build_app() { # flavour -> sets exe, or verdict=FAIL and detail
-	local flavour=$1 build="$work/build/apps-$1" pc=$pc_host log="$work/apps-$1"
+build_app() { # flavour [application] -> sets exe, or verdict=FAIL and detail
+	local flavour=$1 app=${2:-dma_copy} pc=$pc_host
+	local build="$work/build/$app-$1" log="$work/$app-$1"
 	[ "$flavour" = dpu ] && pc=$pc_dpu
-	exe="$build/dma_copy/doca_dma_copy"
-	verdict=PASS; detail="built unmodified (-Denable_dma_copy=true), no warnings"
+	exe="$build/$app/doca_$app"
+	verdict=PASS; detail="built unmodified (-Denable_$app=true), no warnings"
 	if ! rm -rf "$build" || ! PKG_CONFIG_PATH="$pc" meson setup "$build" "$tree/applications" -Denable_all_applications=false \
-		-Denable_dma_copy=true >"$log.setup.log" 2>&1; then
+		"-Denable_$app=true" >"$log.setup.log" 2>&1; then
 		verdict=FAIL; detail="meson setup failed ($log.setup.log)"
 	elif ! ninja -C "$build" >"$log.build.log" 2>&1; then
 		verdict=FAIL; detail="build failed ($log.build.log)"
 	elif [ ! -x "$exe" ]; then
-		verdict=FAIL; detail="meson left dma_copy out: $(grep -m1 'Skipping compilation of DOCA Application - dma_copy' "$log.setup.log" || echo "see $log.setup.log")"
+		verdict=FAIL; detail="meson left $app out: $(grep -m1 "Skipping compilation of DOCA Application - $app" "$log.setup.log" || echo "see $log.setup.log")"
 	elif [ "$flavour" = dpu ] && ! grep -q 'has symbol "DOCA_ARCH_DPU".*YES' "$log.setup.log"; then
 		verdict=FAIL; detail="the project did not see the DPU flavour (DOCA_ARCH_DPU)"
 	elif grep -q 'warning:' "$log.build.log"; then
@@ -837,10 +845,10 @@ fresh_sides() { rm -rf "$apps/host" "$apps/dpu"; mkdir -p "$apps/host" "$apps/dp
 
 # The reason a side gave, for the detail column: its first ERROR record
 # from DMA Copy's own file (the helpers' records follow from it), else its
-# last ERROR record.
+# last ERROR record; nothing (and success) when it logged none.
 last_err() {
 	{ grep -h -m1 '\]\[ERR\]\[dma_copy' "$1" 2>/dev/null ||
-		grep -h '\]\[ERR\]\[' "$1" 2>/dev/null | tail -n1; } | sed 's/^.*\]\[[^]]*\] //' | cut -c1-90
+		grep -h '\]\[ERR\]\[' "$1" 2>/dev/null | tail -n1; } | sed 's/^.*\]\[[^]]*\] //' | cut -c1-90 || true
 }
 
 # One copy of the matrix: SIZE bytes from SENDER (host or dpu) to the other.
@@ -1036,6 +1044,75 @@ run_applications() {
 	row_kind=samples
 }
 
+# Secure Channel: one pair run of COUNT messages of SIZE bytes each way.
+sc_host_exe="" sc_dpu_exe=""
+sc_pair() { # size count
+	local size=$1 n=$2 name="sc.$1x$2" t=$((timeout_s * (use_valgrind ? 10 : 1))) t0 ms host_rc dpu_rc side found
+	: >"$work/$name.dpu.log"
+	t0=$(now_ms)
+	( exec env LD_LIBRARY_PATH="$libdir" "$(comch_env)" timeout "$t" "${dpu_side[@]}" $(run_prefix "$name.dpu") \
+		"$sc_dpu_exe" -s "$size" -n "$n" -p 03:00.0 -r b1:00.0 >"$work/$name.dpu.log" 2>&1 ) &
+	dpu_pid=$!
+	if ! wait_for_line "$work/$name.dpu.log" "Server waiting on a client to connect" $dpu_pid "$t"; then
+		wait_exit $dpu_pid 1
+		verdict=FAIL; detail="the DPU side never listened: $(last_err "$work/$name.dpu.log")"; return 0
+	fi
+	( exec env LD_LIBRARY_PATH="$libdir" "$(comch_env)" timeout "$t" "${host_side[@]}" $(run_prefix "$name.host") \
+		"$sc_host_exe" -s "$size" -n "$n" -p b1:00.0 >"$work/$name.host.log" 2>&1 ) && host_rc=0 || host_rc=$?
+	wait_exit $dpu_pid "$t"; dpu_rc=$rc
+	ms=$(($(now_ms) - t0))
+	if [ $host_rc != 0 ] || [ $dpu_rc != 0 ]; then
+		verdict=FAIL; detail="exit status host $host_rc, DPU $dpu_rc: $(last_err "$work/$name.host.log")$(last_err "$work/$name.dpu.log")"
+		return 0
+	fi
+	for side in host dpu; do
+		if ! grep -q "Producer sent $n messages" "$work/$name.$side.log" ||
+			! grep -q "Consumer received $n messages" "$work/$name.$side.log"; then
+			verdict=FAIL; detail="the $side side did not report $n messages sent and received ($work/$name.$side.log)"; return 0
+		fi
+		if grep -q '\]\[ERR\]\[' "$work/$name.$side.log"; then
+			verdict=FAIL; detail="the $side side logged an ERROR record: $(last_err "$work/$name.$side.log")"; return 0
+		fi
+		if [ $use_valgrind = 1 ]; then
+			found=$(valgrind_findings "$work/$name.$side.valgrind")
+			[ -z "$found" ] || { verdict=FAIL; detail="$side side: $(printf '%s' "$found" | tr '\n' ';')"; return 0; }
+		fi
+	done
+	verdict=PASS; detail="$n messages of $size B each way on both sides, both exit 0, ${ms} ms"
+	[ $use_valgrind = 1 ] && detail="$detail; valgrind clean"
+	return 0
+}
+
+run_secure_channel() {
+	local fl entry
+	row_kind=applications
+	if [ ! -f "$tree/applications/meson.build" ] || [ ! -d "$tree/applications/secure_channel" ]; then
+		verdict=FAIL; detail="not in this tree"
+		record_row secure_channel_app apps
+		row_kind=samples
+		return 0
+	fi
+	init_comch_dir
+	for fl in host dpu; do
+		build_app $fl secure_channel
+		record_row "secure_channel build" $fl
+		[ "$verdict" = PASS ] || continue
+		if [ $fl = host ]; then sc_host_exe=$exe; else sc_dpu_exe=$exe; fi
+	done
+	if [ -z "$sc_host_exe" ] || [ -z "$sc_dpu_exe" ]; then
+		verdict=FAIL; detail="not run: a flavour did not build"
+		record_row "secure_channel runs" pair
+		row_kind=samples
+		return 0
+	fi
+	check_flags secure_channel "$sc_host_exe" host
+	for entry in 1:1 64:1000 4080:20000; do
+		sc_pair "${entry%%:*}" "${entry#*:}"
+		record_row "secure_channel ${entry#*:} x ${entry%%:*} B" pair
+	done
+	row_kind=samples
+}
+
 # dma_local_copy again, its DMA on gpu0's copy engines (--cuda-lib): the
 # GPU's address comes from softdoca-caps, as a user would look it up.
 run_on_gpu() { # exe flavour
@@ -1069,7 +1146,10 @@ for entry in "${selected[@]}"; do
 		continue
 	fi
 	if [ "$flavour" = apps ]; then
-		run_applications
+		case $name in
+		secure_channel_app) run_secure_channel ;;
+		*) run_applications ;;
+		esac
 		continue
 	fi
 	# DOCA Clock came with 3.2: older trees do not have its sample.
