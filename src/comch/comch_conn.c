@@ -15,6 +15,8 @@
 #include "comch_fp_priv.h"
 #include "sd_log.h"
 
+static void sd_comch_conn_free_locked(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
+
 /*
  * Close the slot's socket and make it claimable again (progress thread,
  * or release after the I/O thread has ended).  Queued bytes are read and
@@ -22,6 +24,16 @@
  * a reset instead of an orderly end of stream.
  */
 void sd_comch_conn_free(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
+{
+	/* Fast-path PEs on other threads may be reading or writing this socket right now. */
+	pthread_mutex_lock(&ep->rx_lock);
+	pthread_mutex_lock(&ep->tx_lock);
+	sd_comch_conn_free_locked(ep, conn);
+	pthread_mutex_unlock(&ep->tx_lock);
+	pthread_mutex_unlock(&ep->rx_lock);
+}
+
+static void sd_comch_conn_free_locked(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
 {
 	if (conn->fd >= 0) {
 		char sink[256];

@@ -19,6 +19,18 @@
 
 /* ---- creation ---- */
 
+/* Recursive: see rx_lock and tx_lock in comch_priv.h. */
+static void sd_comch_locks_init(struct sd_comch_ep *ep)
+{
+	pthread_mutexattr_t attr;
+
+	pthread_mutexattr_init(&attr);
+	pthread_mutexattr_settype(&attr, PTHREAD_MUTEX_RECURSIVE);
+	pthread_mutex_init(&ep->rx_lock, &attr);
+	pthread_mutex_init(&ep->tx_lock, &attr);
+	pthread_mutexattr_destroy(&attr);
+}
+
 doca_error_t sd_comch_ep_init(struct sd_comch_ep *ep, bool is_server, struct doca_dev *dev, const char *name,
 			      const char *func)
 {
@@ -62,6 +74,7 @@ doca_error_t sd_comch_ep_init(struct sd_comch_ep *ep, bool is_server, struct doc
 	ep->ev_recv.ep = ep;
 	ep->ev_conn.ep = ep;
 	ep->ev_consumer.ep = ep;
+	sd_comch_locks_init(ep);
 	ep->io.listen_fd = -1;
 	ep->io.epfd = -1;
 	ep->io.wake_fd = -1;
@@ -83,6 +96,8 @@ doca_error_t sd_comch_ep_init(struct sd_comch_ep *ep, bool is_server, struct doc
 void sd_comch_ep_fini(struct sd_comch_ep *ep)
 {
 	sd_fp_table_free(ep);
+	pthread_mutex_destroy(&ep->rx_lock);
+	pthread_mutex_destroy(&ep->tx_lock);
 	for (uint32_t i = 0; i < ep->max_conns; i++)
 		ep->conns[i].magic = 0;
 	free(ep->conns);
@@ -225,7 +240,9 @@ static void sd_comch_on_stopping(struct doca_ctx *ctx)
 	/* Sends still waiting for socket room are flushed (DOCA_ERROR_SHUTDOWN). */
 	sd_comch_fail_pending(ep, NULL, DOCA_ERROR_SHUTDOWN);
 	ep->lost_peer = false;
+	pthread_mutex_lock(&ep->rx_lock);
 	ep->staged.kind = SD_EV_NONE;
+	pthread_mutex_unlock(&ep->rx_lock);
 	for (uint32_t i = 0; i < ep->max_conns; i++) {
 		struct doca_comch_connection *conn = &ep->conns[i];
 

@@ -154,7 +154,7 @@ bool sd_comch_event_pending(struct doca_ctx *ctx)
 {
 	struct sd_comch_ep *ep = sd_comch_ep_of_ctx(ctx);
 
-	if (ep->staged.kind != SD_EV_NONE || !sd_comch_ring_empty(&ep->ring))
+	if (!sd_comch_ring_empty(&ep->ring))
 		return true;
 	/* Retrying a blocked send is progress when it gets through. */
 	if (ep->pend_head != NULL && sd_comch_flush_pending(ep))
@@ -250,10 +250,14 @@ void sd_comch_event_dispatch(struct doca_ctx *ctx)
 	struct sd_comch_ev *ev;
 	struct doca_comch_connection *conn;
 
+	/* Held through the callbacks: recv_buf is the staged message's until they return. */
+	pthread_mutex_lock(&ep->rx_lock);
 	if (ep->staged.kind != SD_EV_NONE) {
 		sd_comch_dispatch_staged(ep);
+		pthread_mutex_unlock(&ep->rx_lock);
 		return;
 	}
+	pthread_mutex_unlock(&ep->rx_lock);
 	ev = sd_comch_ring_peek(&ep->ring);
 	if (ev != NULL) {
 		sd_comch_on_connect(ep, ev->conn);

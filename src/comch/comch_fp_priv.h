@@ -303,6 +303,9 @@ void sd_fp_wire_withdraw(struct doca_comch_consumer *c);
 /* Write one frame of `op` for consumer `id` with `body` on `conn`. */
 enum sd_comch_sent sd_fp_frame_send(struct sd_comch_ep *ep, struct doca_comch_connection *conn, uint32_t op,
 				 uint32_t id, const void *body, uint32_t body_len);
+/* The same for a frame that must leave (FILLED): waits for room (sd_comch_frame_send_must). */
+enum sd_comch_sent sd_fp_frame_send_must(struct sd_comch_ep *ep, struct doca_comch_connection *conn, uint32_t op,
+				      uint32_t id, const void *body, uint32_t body_len);
 /* Framed consumer: send the posts the other side has not heard of yet (what the link refuses waits). */
 void sd_fp_posts_flush(struct doca_comch_consumer *c);
 

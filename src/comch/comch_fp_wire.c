@@ -19,7 +19,7 @@
 
 /* One frame (kind word, header, body of hdr->desc_len bytes) whole on `conn`. */
 static enum sd_comch_sent sd_fp_frame_send_hdr(struct sd_comch_ep *ep, struct doca_comch_connection *conn,
-					       const struct sd_wire_fp *hdr, const void *body)
+					       const struct sd_wire_fp *hdr, const void *body, bool must)
 {
 	uint8_t frame[sizeof(uint32_t) + sizeof(struct sd_wire_fp) + SD_FP_MAX_DESC];
 	uint32_t kind = SD_WIRE_FP;
@@ -31,7 +31,7 @@ static enum sd_comch_sent sd_fp_frame_send_hdr(struct sd_comch_ep *ep, struct do
 	memcpy(frame + sizeof(kind), hdr, sizeof(*hdr));
 	if (hdr->desc_len != 0)
 		memcpy(frame + sizeof(kind) + sizeof(*hdr), body, hdr->desc_len);
-	return sd_comch_frame_send(ep, conn, frame, len);
+	return must ? sd_comch_frame_send_must(ep, conn, frame, len) : sd_comch_frame_send(ep, conn, frame, len);
 }
 
 enum sd_comch_sent sd_fp_frame_send(struct sd_comch_ep *ep, struct doca_comch_connection *conn, uint32_t op,
@@ -39,7 +39,15 @@ enum sd_comch_sent sd_fp_frame_send(struct sd_comch_ep *ep, struct doca_comch_co
 {
 	struct sd_wire_fp hdr = {.op = op, .consumer_id = id, .desc_len = body_len};
 
-	return sd_fp_frame_send_hdr(ep, conn, &hdr, body);
+	return sd_fp_frame_send_hdr(ep, conn, &hdr, body, false);
+}
+
+enum sd_comch_sent sd_fp_frame_send_must(struct sd_comch_ep *ep, struct doca_comch_connection *conn, uint32_t op,
+					 uint32_t id, const void *body, uint32_t body_len)
+{
+	struct sd_wire_fp hdr = {.op = op, .consumer_id = id, .desc_len = body_len};
+
+	return sd_fp_frame_send_hdr(ep, conn, &hdr, body, true);
 }
 
 doca_error_t sd_fp_wire_announce(struct doca_comch_consumer *c, const void *desc, size_t desc_len, const char *func)
@@ -61,7 +69,7 @@ doca_error_t sd_fp_wire_announce(struct doca_comch_consumer *c, const void *desc
 			      desc_len, SD_FP_MAX_DESC, (void *)c);
 		return DOCA_ERROR_NOT_SUPPORTED;
 	}
-	if (sd_fp_frame_send_hdr(c->ep, c->conn, &hdr, desc) != SD_COMCH_SENT) {
+	if (sd_fp_frame_send_hdr(c->ep, c->conn, &hdr, desc, false) != SD_COMCH_SENT) {
 		SD_LOG_ERR_AS(func, "cannot announce consumer %u on connection %p: the link is gone or its messages "
 				    "are smaller than %zu bytes. Fix: start the consumer on an established connection "
 				    "whose message size is at least 2 KiB",

@@ -29,7 +29,7 @@
 #include "sd_pages.h"
 #include "sd_thread.h"
 
-static void sd_io_kick(struct sd_comch_ep *ep)
+void sd_comch_io_kick(struct sd_comch_ep *ep)
 {
 	struct doca_pe *pe = ep->ctx.pe;
 
@@ -92,7 +92,7 @@ void sd_comch_io_established(struct sd_comch_ep *ep, struct doca_comch_connectio
 	} else {
 		atomic_store(&ep->connected, true);
 	}
-	sd_io_kick(ep);
+	sd_comch_io_kick(ep);
 }
 
 /*
@@ -150,7 +150,7 @@ static void sd_io_conn_ready(struct sd_comch_ep *ep, uint64_t tag)
 	case SD_CONN_POSTED:
 		/* Its one-shot wake-up: the progress thread reads, we only wake it. */
 		atomic_store(&conn->watch_fired, true);
-		sd_io_kick(ep);
+		sd_comch_io_kick(ep);
 		break;
 	default:
 		break; /* a stale readiness report for a slot already given back */
@@ -212,7 +212,7 @@ static void *sd_io_main(void *arg)
 		n = epoll_wait(ep->io.epfd, evs, 16, timeout);
 		if (n <= 0) {
 			if (atomic_load(&ep->io.want_out))
-				sd_io_kick(ep);
+				sd_comch_io_kick(ep);
 			continue;
 		}
 		for (int i = 0; i < n; i++) {

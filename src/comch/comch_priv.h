@@ -188,6 +188,20 @@ struct sd_comch_ep {
 	uint8_t *send_bufs; /* one max_msg slot per send task */
 	uint8_t *recv_buf;  /* the message being handed to the receive callback */
 	size_t recv_buf_len; /* its size when allocated (max_msg then) */
+	/*
+	 * Held while reading a connection, staging what was read or handing out
+	 * what is staged (comch_recv.c): the endpoint's PE and the PEs of its
+	 * fast-path consumers and producers may run on different threads, and
+	 * all of them read the same sockets.  Recursive: a callback run while it
+	 * is held may progress another PE of the same thread.
+	 */
+	pthread_mutex_t rx_lock;
+	/*
+	 * Held while writing to a connection (a message or a part of it, a
+	 * fast-path frame): the same threads write the same sockets, and a
+	 * frame must never land inside another's bytes (comch_tcp.c).
+	 */
+	pthread_mutex_t tx_lock;
 	struct sd_comch_ev staged; /* read, not yet dispatched */
 	uint32_t next_read;        /* round robin over the connections */
 	bool in_callback;          /* a receive callback is using recv_buf */
@@ -325,8 +339,16 @@ enum sd_comch_sent {
 	SD_COMCH_BROKEN = 2, /* the link is gone, or was ended because the frame could not leave whole */
 };
 /* One internal frame on an established connection, whole or not at all (never blocks for long). */
-enum sd_comch_sent sd_comch_frame_send(const struct sd_comch_ep *ep, struct doca_comch_connection *conn,
-				       const void *msg, size_t len);
+enum sd_comch_sent sd_comch_frame_send(struct sd_comch_ep *ep, struct doca_comch_connection *conn, const void *msg,
+				       size_t len);
+/*
+ * The same for a frame that must leave (a message already written into the
+ * other side's buffer is announced by it): while the socket is full or
+ * another thread's message is half written, reads ahead and waits for room,
+ * up to the dead-peer bound; BROKEN after that.
+ */
+enum sd_comch_sent sd_comch_frame_send_must(struct sd_comch_ep *ep, struct doca_comch_connection *conn,
+					    const void *msg, size_t len);
 
 /* comch_ring.c */
 doca_error_t sd_comch_ring_init(struct sd_comch_ring *ring, uint32_t cap);
@@ -353,6 +375,8 @@ void sd_comch_io_unwatch_close(struct sd_comch_ep *ep, struct doca_comch_connect
 void sd_comch_io_established(struct sd_comch_ep *ep, struct doca_comch_connection *conn, uint32_t peer_max);
 /* Arm the one-shot wake-up of an established connection (either thread). */
 void sd_comch_io_watch(struct sd_comch_ep *ep, struct doca_comch_connection *conn);
+/* Wake the endpoint's PE if the application armed it (any thread). */
+void sd_comch_io_kick(struct sd_comch_ep *ep);
 
 /* comch_handshake.c (I/O thread only) */
 void sd_comch_hs_accept(struct sd_comch_ep *ep);

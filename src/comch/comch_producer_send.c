@@ -212,8 +212,14 @@ static doca_error_t sd_fp_send_admit(struct doca_task *task)
 	return err; /* DOCA_ERROR_AGAIN: nothing posted yet, submit again later */
 }
 
-/* Framed consumer: tell it which of its slots now holds the message; the send's outcome. */
-static doca_error_t sd_fp_send_tell_filled(struct doca_comch_producer_task_send *t, const struct sd_fp_slot *s,
+/*
+ * Framed consumer: tell it which of its slots now holds the message; the
+ * send's outcome.  The mirror's slot is marked filled before the frame
+ * leaves: the consumer may post the slot again as soon as it reads the
+ * frame, and that post may be applied here (by another thread, or by the
+ * read-ahead of a wait for room) before the frame send returns.
+ */
+static doca_error_t sd_fp_send_tell_filled(struct doca_comch_producer_task_send *t, struct sd_fp_slot *s,
 					   uint32_t slot, doca_error_t copied)
 {
 	struct doca_comch_producer *p = sd_fp_send_owner(t);
@@ -221,7 +227,8 @@ static doca_error_t sd_fp_send_tell_filled(struct doca_comch_producer_task_send 
 		.slot = slot, .producer_id = s->producer_id, .len = s->len, .imm_len = s->imm_len};
 
 	memcpy(f.imm, s->imm, s->imm_len);
-	if (sd_fp_frame_send(p->ep, p->conn, SD_FP_OP_FILLED, t->consumer_id, &f, sizeof(f)) == SD_COMCH_SENT)
+	atomic_store_explicit(&s->state, SD_FP_SLOT_FILLED, memory_order_release);
+	if (sd_fp_frame_send_must(p->ep, p->conn, SD_FP_OP_FILLED, t->consumer_id, &f, sizeof(f)) == SD_COMCH_SENT)
 		return copied;
 	/* Without the frame the consumer never learns of the message: the link is ended or gone. */
 	SD_LOG_ERR_AS("doca_task_submit",
@@ -265,11 +272,12 @@ static void sd_fp_send_on_submit(struct doca_task *task)
 	s->imm_len = t->imm_len;
 	memcpy(s->imm, t->imm, t->imm_len);
 	s->len = err == DOCA_SUCCESS ? len : SD_FP_LEN_FAILED; /* the consumer's receive fails */
-	if (t->rc->framed)
+	if (t->rc->framed) {
 		err = sd_fp_send_tell_filled(t, s, (uint32_t)(s - sd_fp_queue_slots(t->rc->q)), err);
-	atomic_store_explicit(&s->state, SD_FP_SLOT_FILLED, memory_order_release);
-	if (!t->rc->framed)
+	} else {
+		atomic_store_explicit(&s->state, SD_FP_SLOT_FILLED, memory_order_release);
 		sd_fp_send_wake(t);
+	}
 	t->slot = NULL;
 	task->early_status = err;
 	atomic_store_explicit(&task->ready, 1, memory_order_release);

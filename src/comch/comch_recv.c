@@ -9,9 +9,18 @@
  * whose peer does not read waits (comch_send.c) instead of failing.
  *
  * Reading costs one non-blocking receive per connection when nothing
- * arrived; no allocation, no lock, and no other thread involved.  When the
+ * arrived; no allocation, and no other thread involved.  When the
  * application arms the PE instead of polling, every connection's one-shot
  * wake-up is re-armed so the library thread can signal it.
+ *
+ * The fast path reads ahead from the PEs of its consumers and producers
+ * (sd_comch_fp_read_ahead), which a program may progress on threads of
+ * their own (DOCA's secure_channel runs a producer and a consumer thread
+ * beside the endpoint's).  Every read, and every use of the staged slot and
+ * the receive buffer, therefore holds the endpoint's rx_lock; a reader that
+ * finds it taken leaves the reading to its holder instead of waiting.  A
+ * byte stream (TCP) must never have two readers: a frame's header and body
+ * are two receives.
  */
 #include <errno.h>
 #include <string.h>
@@ -52,11 +61,13 @@ static bool sd_comch_read_conn(struct sd_comch_ep *ep, struct doca_comch_connect
  * Never while a receive callback still reads the buffer (the callback may
  * submit a send, which asks for pending work).
  */
-bool sd_comch_read_one(struct sd_comch_ep *ep)
+static bool sd_comch_read_one_locked(struct sd_comch_ep *ep)
 {
 	uint32_t n = ep->max_conns;
 
-	if (ep->in_callback || ep->staged.kind != SD_EV_NONE || ep->ctx.state != DOCA_CTX_STATE_RUNNING)
+	if (ep->staged.kind != SD_EV_NONE)
+		return true; /* staged by a fast-path reader, or not yet handed out */
+	if (ep->in_callback || ep->ctx.state != DOCA_CTX_STATE_RUNNING)
 		return false;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t idx = (ep->next_read + i) % n;
@@ -70,6 +81,17 @@ bool sd_comch_read_one(struct sd_comch_ep *ep)
 		}
 	}
 	return false;
+}
+
+bool sd_comch_read_one(struct sd_comch_ep *ep)
+{
+	bool staged;
+
+	if (pthread_mutex_trylock(&ep->rx_lock) != 0)
+		return false; /* another thread reads: what it finds is staged for the next call */
+	staged = sd_comch_read_one_locked(ep);
+	pthread_mutex_unlock(&ep->rx_lock);
+	return staged;
 }
 
 /* The application armed the PE: let each quiet connection wake it once. */
@@ -92,17 +114,31 @@ void sd_comch_watch_all(struct sd_comch_ep *ep)
  * is applied at once; anything else stays staged for the endpoint's next
  * progress call, where its callbacks run.  True when a frame was applied.
  */
-bool sd_comch_fp_read_ahead(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
+static bool sd_comch_fp_read_ahead_locked(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
 {
 	uint32_t len;
 
 	if (ep->in_callback || ep->staged.kind != SD_EV_NONE || ep->ctx.state != DOCA_CTX_STATE_RUNNING ||
 	    conn->app != SD_APP_LIVE || !sd_comch_read_conn(ep, conn))
 		return false;
-	if (ep->staged.kind != SD_EV_FP || !sd_fp_frame_is_quiet(ep->recv_buf, ep->staged.len))
+	if (ep->staged.kind != SD_EV_FP || !sd_fp_frame_is_quiet(ep->recv_buf, ep->staged.len)) {
+		/* Left for the endpoint's PE, which may sleep on its handle: wake it. */
+		sd_comch_io_kick(ep);
 		return false;
+	}
 	len = ep->staged.len;
 	ep->staged.kind = SD_EV_NONE;
 	sd_fp_remote_on_frame(ep, conn, ep->recv_buf, len);
 	return true;
+}
+
+bool sd_comch_fp_read_ahead(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
+{
+	bool applied;
+
+	if (pthread_mutex_trylock(&ep->rx_lock) != 0)
+		return false; /* another thread reads this endpoint now */
+	applied = sd_comch_fp_read_ahead_locked(ep, conn);
+	pthread_mutex_unlock(&ep->rx_lock);
+	return applied;
 }

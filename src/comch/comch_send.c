@@ -146,7 +146,7 @@ static void sd_comch_count_sent(struct doca_comch_task_send *t)
 }
 
 /* One write attempt: SUCCESS, AGAIN (no room yet) or NOT_CONNECTED. */
-static doca_error_t sd_comch_write(struct doca_comch_task_send *t)
+static doca_error_t sd_comch_write_locked(struct doca_comch_task_send *t)
 {
 	uint32_t kind = SD_WIRE_DATA;
 	struct iovec iov[2] = {{.iov_base = &kind, .iov_len = sizeof(kind)}, {.iov_base = t->buf, .iov_len = t->len}};
@@ -174,6 +174,17 @@ static doca_error_t sd_comch_write(struct doca_comch_task_send *t)
 		return DOCA_ERROR_NOT_CONNECTED;
 	sd_comch_count_sent(t);
 	return DOCA_SUCCESS;
+}
+
+static doca_error_t sd_comch_write(struct doca_comch_task_send *t)
+{
+	struct sd_comch_ep *ep = t->conn->ep;
+	doca_error_t status;
+
+	pthread_mutex_lock(&ep->tx_lock);
+	status = sd_comch_write_locked(t);
+	pthread_mutex_unlock(&ep->tx_lock);
+	return status;
 }
 
 static void sd_comch_park(struct sd_comch_ep *ep, struct doca_comch_task_send *t)

@@ -27,12 +27,14 @@
  * like any other.
  */
 #include <errno.h>
+#include <sched.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -396,11 +398,13 @@ static enum sd_comch_sent sd_comch_tcp_frame_send(struct doca_comch_connection *
 	return SD_COMCH_SENT;
 }
 
-enum sd_comch_sent sd_comch_frame_send(const struct sd_comch_ep *ep, struct doca_comch_connection *conn,
-				       const void *msg, size_t len)
+static enum sd_comch_sent sd_comch_frame_send_locked(const struct sd_comch_ep *ep,
+						    struct doca_comch_connection *conn, const void *msg, size_t len)
 {
 	ssize_t n;
 
+	if (conn->fd < 0)
+		return SD_COMCH_BROKEN;
 	if (ep->io.tcp)
 		return sd_comch_tcp_frame_send(conn, msg, len);
 	do {
@@ -410,4 +414,43 @@ enum sd_comch_sent sd_comch_frame_send(const struct sd_comch_ep *ep, struct doca
 		return SD_COMCH_SENT;
 	return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == ENOBUFS) ? SD_COMCH_BUSY
 										       : SD_COMCH_BROKEN;
+}
+
+enum sd_comch_sent sd_comch_frame_send(struct sd_comch_ep *ep, struct doca_comch_connection *conn, const void *msg,
+				       size_t len)
+{
+	enum sd_comch_sent sent;
+
+	pthread_mutex_lock(&ep->tx_lock);
+	sent = sd_comch_frame_send_locked(ep, conn, msg, len);
+	pthread_mutex_unlock(&ep->tx_lock);
+	return sent;
+}
+
+static uint64_t sd_comch_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+enum sd_comch_sent sd_comch_frame_send_must(struct sd_comch_ep *ep, struct doca_comch_connection *conn,
+					    const void *msg, size_t len)
+{
+	uint64_t deadline = sd_comch_now_ms() + (uint64_t)SD_COMCH_TCP_DEAD_S * 1000u;
+	enum sd_comch_sent sent;
+
+	while ((sent = sd_comch_frame_send(ep, conn, msg, len)) == SD_COMCH_BUSY && sd_comch_now_ms() < deadline) {
+		/*
+		 * The other side drains this socket only while it reads; reading its
+		 * frames meanwhile keeps two programs that both wait here apart.
+		 */
+		(void)sd_comch_fp_read_ahead(ep, conn);
+		if (conn->fd < 0 || !sd_comch_tcp_wait_room(conn->fd, 1))
+			continue;
+		if (conn->out_task != NULL)
+			sched_yield(); /* another thread's message is half written: it finishes it */
+	}
+	return sent;
 }
