@@ -74,7 +74,7 @@ static void try_access(const uint8_t *b, size_t n, size_t data_len)
 
 	if (!sd_ucx_access_decode(b, n, data_len, &a))
 		return;
-	atomic = a.kind == SD_UCX_ACCESS_CAS || a.kind == SD_UCX_ACCESS_FADD;
+	atomic = sd_ucx_access_kind_is_atomic(a.kind);
 	if (n != SD_UCX_ACCESS_LEN || (atomic && (a.len != 8 || data_len != 0)) ||
 	    (!atomic && (a.len == 0 || a.len > SD_UCX_ACCESS_MAX)) ||
 	    data_len != (a.kind == SD_UCX_ACCESS_WRITE ? a.len : 0))

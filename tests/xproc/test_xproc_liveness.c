@@ -260,6 +260,14 @@ static bool exec_done(pid_t pid, double ms)
 	return false;
 }
 
+/* True once `pid` (a child not yet reaped) has ended. */
+static bool child_ended(pid_t pid)
+{
+	siginfo_t info = {.si_pid = 0};
+
+	return waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
+}
+
 /*
  * True once `pid` (a child not yet reaped) has exited, within `ms`: the
  * peer answers before it exits, and a sanitizer's checks at exit may take
@@ -270,9 +278,7 @@ static bool exit_done(pid_t pid, double ms)
 	double t0 = xt_now_ms();
 
 	while (xt_now_ms() - t0 < ms) {
-		siginfo_t info = {.si_pid = 0};
-
-		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+		if (child_ended(pid))
 			return true;
 		usleep(1000);
 	}
@@ -448,14 +454,6 @@ static bool importer_completes(struct export_here *e, const char *op, uint64_t o
 	return rc == 0 && strncmp(line, "ok", 2) == 0;
 }
 
-/* True once `pid` (a child not yet reaped) has ended. */
-static bool importer_ended(pid_t pid)
-{
-	siginfo_t info = {.si_pid = 0};
-
-	return waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid;
-}
-
 /* A kill delay in microseconds, below `max_us`: random-ish, so that kills land at varied points of a copy. */
 static unsigned kill_delay_us(unsigned max_us)
 {
@@ -499,7 +497,7 @@ static bool writer_killed_mid_write(struct export_here *e, uint32_t seed, unsign
 	memcpy(before, range, sizeof(before));
 	if (!importer_start(&p, e, "write", HERE_EDGE, HERE_WLEN, seed))
 		return false;
-	while (memcmp(before, range, sizeof(before)) == 0 && !importer_ended(p.pid) && xt_now_ms() - t0 < 10000)
+	while (memcmp(before, range, sizeof(before)) == 0 && !child_ended(p.pid) && xt_now_ms() - t0 < 10000)
 		usleep(100);
 	usleep(delay_us);
 	kill(p.pid, SIGKILL);

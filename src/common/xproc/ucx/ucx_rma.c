@@ -70,25 +70,18 @@ struct sd_ucx_op {
 static struct sd_ucx_op *sd_ucx_ops;
 static uint64_t sd_ucx_next_id = 1;
 
-static bool sd_ucx_op_is_atomic(const struct sd_ucx_op *op)
-{
-	return op->kind == SD_UCX_ACCESS_CAS || op->kind == SD_UCX_ACCESS_FADD;
-}
-
-/* Bytes of piece `i`. */
+/* Bytes of piece `i` (an atomic is one piece of its 8 bytes). */
 static uint64_t sd_ucx_piece_len(const struct sd_ucx_op *op, uint64_t i)
 {
 	uint64_t off = i * SD_UCX_PIECE;
 
-	if (sd_ucx_op_is_atomic(op))
-		return 8;
 	return op->len - off < SD_UCX_PIECE ? op->len - off : SD_UCX_PIECE;
 }
 
 static void sd_ucx_op_enter(struct sd_ucx_op *op)
 {
 	op->id = sd_ucx_next_id++;
-	op->pieces = sd_ucx_op_is_atomic(op) ? 1 : (op->len + SD_UCX_PIECE - 1) / SD_UCX_PIECE;
+	op->pieces = (op->len + SD_UCX_PIECE - 1) / SD_UCX_PIECE;
 	op->next = sd_ucx_ops;
 	sd_ucx_ops = op;
 }
@@ -181,7 +174,7 @@ static void sd_ucx_op_answer(struct sd_ucx_op *op, const struct sd_ucx_answer *a
 		return;
 	}
 	bit = 1ull << (i % SD_UCX_WINDOW);
-	if (!(op->waiting & bit) || (!sd_ucx_op_is_atomic(op) && ans->value != sd_ucx_piece_len(op, i))) {
+	if (!(op->waiting & bit) || (!sd_ucx_access_kind_is_atomic(op->kind) && ans->value != sd_ucx_piece_len(op, i))) {
 		sd_ucx_op_spoiled(op, "the exporter answered a piece twice or with another length");
 		return;
 	}
@@ -192,7 +185,7 @@ static void sd_ucx_op_answer(struct sd_ucx_op *op, const struct sd_ucx_answer *a
 	}
 	if (op->kind == SD_UCX_ACCESS_READ)
 		memcpy(op->local + off, data, (size_t)ans->value);
-	else if (sd_ucx_op_is_atomic(op))
+	else if (sd_ucx_access_kind_is_atomic(op->kind))
 		op->old = ans->value;
 	op->waiting &= ~bit;
 	op->answered++;

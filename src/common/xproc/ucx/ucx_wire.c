@@ -153,11 +153,6 @@ static bool sd_ucx_access_kind_ok(uint8_t kind)
 	return kind >= SD_UCX_ACCESS_WRITE && kind <= SD_UCX_ACCESS_FADD;
 }
 
-static bool sd_ucx_access_is_atomic(uint8_t kind)
-{
-	return kind == SD_UCX_ACCESS_CAS || kind == SD_UCX_ACCESS_FADD;
-}
-
 void sd_ucx_access_encode(const struct sd_ucx_access *a, uint8_t out[SD_UCX_ACCESS_LEN])
 {
 	sd_ucx_head(out, a->kind);
@@ -184,7 +179,7 @@ bool sd_ucx_access_decode(const void *hdr, size_t hdr_len, size_t data_len, stru
 	a->len = sd_le_get64(b + 24);
 	a->a = sd_le_get64(b + 32);
 	a->b = sd_le_get64(b + 40);
-	if (sd_ucx_access_is_atomic(a->kind))
+	if (sd_ucx_access_kind_is_atomic(a->kind))
 		return a->len == 8 && data_len == 0 && (a->kind == SD_UCX_ACCESS_CAS || a->b == 0);
 	if (a->len == 0 || a->len > SD_UCX_ACCESS_MAX || a->a != 0 || a->b != 0)
 		return false;

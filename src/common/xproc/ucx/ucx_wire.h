@@ -86,6 +86,12 @@ enum sd_ucx_access_kind {
 	SD_UCX_ACCESS_FADD = 4,  /* 8 bytes at addr: add a */
 };
 
+/* CAS and FADD: one aligned 8-byte word; the answer carries its old value, not bytes. */
+static inline bool sd_ucx_access_kind_is_atomic(uint8_t kind)
+{
+	return kind == SD_UCX_ACCESS_CAS || kind == SD_UCX_ACCESS_FADD;
+}
+
 /* One access (header of an ACCESS message). */
 struct sd_ucx_access {
 	uint8_t kind;    /* enum sd_ucx_access_kind */
