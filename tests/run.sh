@@ -476,8 +476,9 @@ samples_tree() {
 	if [ -f "$root/_install/include/doca_dma.h" ]; then
 		rc=0
 		"$root/tools/run-samples.sh" --lines --two-namespaces --prefix "$root/_install" "$1" \
-			dma_copy comch_ctrl_path comch_data_path_high_speed dma_copy_app rdma_read rdma_write rdma_sync_event \
-			rdma_send rdma_send_immediate rdma_write_immediate rdma_multi_conn rdma_read_cm rdma_write_cm \
+			dma_copy comch_ctrl_path comch_data_path_high_speed dma_copy_app secure_channel_app rdma_read rdma_write \
+			rdma_sync_event rdma_send rdma_send_immediate rdma_write_immediate rdma_multi_conn rdma_read_cm \
+			rdma_write_cm \
 			>"$out" 2>&1 || rc=$?
 		grep -v '^\(PASS\|FAIL\|SKIP\) ' "$out"
 		record_lines "" < <(grep '^\(PASS\|FAIL\|SKIP\) ' "$out")
