@@ -114,7 +114,7 @@ void sd_comch_watch_all(struct sd_comch_ep *ep)
  * is applied at once; anything else stays staged for the endpoint's next
  * progress call, where its callbacks run.  True when a frame was applied.
  */
-static bool sd_comch_fp_read_ahead_locked(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
+static bool sd_comch_fp_read_ahead_locked(struct sd_comch_ep *ep, struct doca_comch_connection *conn, bool *left)
 {
 	uint32_t len;
 
@@ -122,8 +122,7 @@ static bool sd_comch_fp_read_ahead_locked(struct sd_comch_ep *ep, struct doca_co
 	    conn->app != SD_APP_LIVE || !sd_comch_read_conn(ep, conn))
 		return false;
 	if (ep->staged.kind != SD_EV_FP || !sd_fp_frame_is_quiet(ep->recv_buf, ep->staged.len)) {
-		/* Left for the endpoint's PE, which may sleep on its handle: wake it. */
-		sd_comch_io_kick(ep);
+		*left = true;
 		return false;
 	}
 	len = ep->staged.len;
@@ -134,11 +133,19 @@ static bool sd_comch_fp_read_ahead_locked(struct sd_comch_ep *ep, struct doca_co
 
 bool sd_comch_fp_read_ahead(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
 {
-	bool applied;
+	bool applied, left = false;
 
 	if (pthread_mutex_trylock(&ep->rx_lock) != 0)
 		return false; /* another thread reads this endpoint now */
-	applied = sd_comch_fp_read_ahead_locked(ep, conn);
+	applied = sd_comch_fp_read_ahead_locked(ep, conn, &left);
 	pthread_mutex_unlock(&ep->rx_lock);
+	/*
+	 * Left for the endpoint's PE, which may sleep on its handle: wake it.
+	 * After the unlock: an endpoint that armed its PE while this thread
+	 * held the lock found nothing to do and went to sleep, and its armed
+	 * flag is seen here.
+	 */
+	if (left)
+		sd_comch_io_kick(ep);
 	return applied;
 }
