@@ -49,6 +49,9 @@ doca_error_t doca_comch_client_destroy(struct doca_comch_client *comch_client)
 
 	if (!sd_comch_client_valid(comch_client))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, SD_CLIENT_BAD, (void *)comch_client);
+	err = sd_comch_ep_check_unused(&comch_client->ep, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
 	err = priv_doca_ctx_fini(&comch_client->ep.ctx, __func__); /* refuses unless IDLE */
 	if (err != DOCA_SUCCESS)
 		return err;

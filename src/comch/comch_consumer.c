@@ -58,6 +58,7 @@ doca_error_t doca_comch_consumer_create(struct doca_comch_connection *comch_conn
 	c->mmap = buf_mmap;
 	c->id = sd_fp_next_id(&t->next_consumer_id);
 	c->qfd = -1;
+	atomic_fetch_add(&ep->fp_users, 1);
 	*consumer = c;
 	return DOCA_SUCCESS;
 }
@@ -72,6 +73,7 @@ doca_error_t doca_comch_consumer_destroy(struct doca_comch_consumer *consumer)
 	err = priv_doca_ctx_fini(&consumer->ctx, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
+	atomic_fetch_sub(&consumer->ep->fp_users, 1);
 	consumer->magic = 0;
 	free(consumer);
 	return DOCA_SUCCESS;

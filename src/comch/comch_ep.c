@@ -79,6 +79,7 @@ doca_error_t sd_comch_ep_init(struct sd_comch_ep *ep, bool is_server, struct doc
 	ep->io.epfd = -1;
 	ep->io.wake_fd = -1;
 	atomic_init(&ep->posted, 0);
+	atomic_init(&ep->fp_users, 0);
 	atomic_init(&ep->connected, false);
 	priv_doca_ctx_init(&ep->ctx, is_server ? &sd_comch_server_ops : &sd_comch_client_ops, dev);
 	if (priv_doca_ctx_add_task_type(&ep->ctx, &sd_comch_send_ops) != SD_COMCH_SEND_TYPE) {
@@ -90,6 +91,19 @@ doca_error_t sd_comch_ep_init(struct sd_comch_ep *ep, bool is_server, struct doc
 	}
 	ep->magic = is_server ? SD_COMCH_SERVER_MAGIC : SD_COMCH_CLIENT_MAGIC;
 	return DOCA_SUCCESS;
+}
+
+doca_error_t sd_comch_ep_check_unused(const struct sd_comch_ep *ep, const char *func)
+{
+	unsigned users = atomic_load(&ep->fp_users);
+
+	if (ep->ctx.state != DOCA_CTX_STATE_IDLE || users == 0)
+		return DOCA_SUCCESS; /* a context that is not IDLE is refused by its own rule */
+	SD_LOG_ERR_AS(func,
+		      "%u consumer(s) or producer(s) created on the connections of %s %p still exist; destroy them "
+		      "with doca_comch_consumer_destroy / doca_comch_producer_destroy first",
+		      users, ep->is_server ? "server" : "client", (const void *)ep);
+	return DOCA_ERROR_IN_USE;
 }
 
 /* Release the instance's memory (its context is already finished). */

@@ -210,6 +210,12 @@ struct sd_comch_ep {
 	atomic_bool connected; /* client: handshake done (once per start) */
 	bool lost_peer;        /* client: server gone, stop once reports drain */
 
+	/*
+	 * Consumers and producers created on this endpoint's connections and not
+	 * destroyed yet: they hold pointers into it, so it is not destroyed
+	 * before them (DOCA_ERROR_IN_USE).
+	 */
+	atomic_uint fp_users;
 	/* fast path (comch_fp_*.c): the other side's consumers, ids handed out here */
 	struct doca_comch_event_consumer ev_consumer;
 	struct sd_fp_table *fp;
@@ -306,6 +312,8 @@ static inline bool sd_comch_conn_valid(const struct doca_comch_connection *conn)
 doca_error_t sd_comch_ep_init(struct sd_comch_ep *ep, bool is_server, struct doca_dev *dev, const char *name,
 			      const char *func);
 void sd_comch_ep_fini(struct sd_comch_ep *ep);
+/* Destroy refused (DOCA_ERROR_IN_USE, one record) while consumers or producers made on it exist. */
+doca_error_t sd_comch_ep_check_unused(const struct sd_comch_ep *ep, const char *func);
 doca_error_t sd_comch_ep_set_max_msg(struct sd_comch_ep *ep, uint32_t size, const char *func);
 doca_error_t sd_comch_ep_set_recv_queue(struct sd_comch_ep *ep, uint32_t size, const char *func);
 doca_error_t sd_comch_ep_check_idle(const struct sd_comch_ep *ep, const char *what, const char *func);

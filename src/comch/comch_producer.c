@@ -38,6 +38,7 @@ doca_error_t doca_comch_producer_create(struct doca_comch_connection *comch_conn
 	p->conn = comch_connection;
 	p->conn_gen = comch_connection->gen;
 	p->id = sd_fp_next_id(&t->next_producer_id);
+	atomic_fetch_add(&ep->fp_users, 1);
 	*producer = p;
 	return DOCA_SUCCESS;
 }
@@ -52,6 +53,7 @@ doca_error_t doca_comch_producer_destroy(struct doca_comch_producer *producer)
 	err = priv_doca_ctx_fini(&producer->ctx, __func__);
 	if (err != DOCA_SUCCESS)
 		return err;
+	atomic_fetch_sub(&producer->ep->fp_users, 1);
 	producer->magic = 0;
 	free(producer);
 	return DOCA_SUCCESS;

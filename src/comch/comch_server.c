@@ -60,6 +60,9 @@ doca_error_t doca_comch_server_destroy(struct doca_comch_server *comch_server)
 
 	if (!sd_comch_server_valid(comch_server))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, SD_SERVER_BAD, (void *)comch_server);
+	err = sd_comch_ep_check_unused(&comch_server->ep, __func__);
+	if (err != DOCA_SUCCESS)
+		return err;
 	err = priv_doca_ctx_fini(&comch_server->ep.ctx, __func__); /* refuses unless IDLE */
 	if (err != DOCA_SUCCESS)
 		return err;

@@ -14,6 +14,8 @@
  *  - receives freed while still posted (DOCA's secure_channel does so
  *    before it stops its consumer) are flushed to their callbacks and the
  *    consumer still reaches IDLE;
+ *  - a server or client whose consumers or producers still exist is not
+ *    destroyed (DOCA_ERROR_IN_USE): they point into it;
  *  - argument and state refusals, capabilities, DPA entry points.
  */
 #include "fastpath_test.h"
@@ -380,6 +382,26 @@ static void receives_freed_while_posted_are_flushed_and_the_consumer_still_stops
 	tear_down();
 }
 
+static void endpoints_outlived_by_their_consumer_or_producer_are_not_destroyed(void)
+{
+	REQUIRE(pair_up("outlive"));
+	REQUIRE(consumer_and_producer(2, 0)); /* the consumer on the server, the producer on the client */
+	/* Both endpoints stop (IDLE) while their consumer and producer still exist. */
+	(void)doca_ctx_stop(cli.ctx);
+	CHECK(ct_run_until(&cli, &srv, ct_is_idle, &cli, 5000));
+	(void)doca_ctx_stop(srv.ctx);
+	CHECK(ct_run_until(&srv, &cli, ct_is_idle, &srv, 5000));
+	ct_log_start();
+	CHECK_ERR(doca_comch_client_destroy(cli.client), DOCA_ERROR_IN_USE);
+	CHECK_LOG_ONE_ERR("doca_comch_client_destroy");
+	CHECK_ERR(doca_comch_server_destroy(srv.server), DOCA_ERROR_IN_USE);
+	CHECK_LOG_ONE_ERR("doca_comch_server_destroy");
+	/* Once they are gone, the endpoints go too (tear_down destroys them). */
+	fp_end_fini(&prod, &srv, &cli);
+	fp_end_fini(&cons, &srv, &cli);
+	tear_down();
+}
+
 static void refuse_cb(struct doca_comch_consumer_task_post_recv *t, union doca_data a, union doca_data b)
 {
 	(void)t, (void)a, (void)b;
@@ -535,6 +557,7 @@ int main(void)
 	SD_RUN(an_unknown_consumer_is_not_found);
 	SD_RUN(a_closed_connection_fails_posted_receives_and_sends);
 	SD_RUN(receives_freed_while_posted_are_flushed_and_the_consumer_still_stops);
+	SD_RUN(endpoints_outlived_by_their_consumer_or_producer_are_not_destroyed);
 	SD_RUN(a_65th_started_consumer_is_refused);
 	SD_RUN(refusals_of_arguments_and_states);
 	SD_RUN(capabilities_and_dpa_entry_points);
