@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "comch_priv.h"
@@ -127,14 +126,6 @@ void sd_comch_hs_server(struct sd_comch_ep *ep, struct doca_comch_connection *co
 
 /* ---- client side ---- */
 
-static uint64_t sd_hs_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 /* The client's hello (name and host function), into the scratch buffer; its length. */
 static size_t sd_hs_hello(struct sd_comch_ep *ep)
 {
@@ -158,7 +149,7 @@ static void sd_hs_claim(struct sd_comch_ep *ep, struct doca_comch_connection *co
 	ev.data.u64 = SD_TAG_CONN + (uint64_t)(conn - ep->conns);
 	conn->fd = fd;
 	conn->connecting = connecting;
-	conn->hs_since_ms = sd_hs_now_ms();
+	conn->hs_since_ms = sd_mono_ms();
 	atomic_store_explicit(&conn->phase, SD_CONN_HANDSHAKE, memory_order_relaxed);
 	if (epoll_ctl(ep->io.epfd, EPOLL_CTL_ADD, fd, &ev) != 0) {
 		close(fd);
@@ -179,7 +170,7 @@ static void sd_hs_connect_tcp(struct sd_comch_ep *ep, struct doca_comch_connecti
 /* TCP: an attempt that did not finish in time is dropped (the client tries again). */
 bool sd_comch_hs_expired(struct sd_comch_ep *ep, struct doca_comch_connection *conn)
 {
-	if (!ep->io.tcp || sd_hs_now_ms() - conn->hs_since_ms < SD_COMCH_TCP_HANDSHAKE_MS)
+	if (!ep->io.tcp || sd_mono_ms() - conn->hs_since_ms < SD_COMCH_TCP_HANDSHAKE_MS)
 		return false;
 	sd_comch_io_unwatch_close(ep, conn);
 	return true;

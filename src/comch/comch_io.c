@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "comch_priv.h"
@@ -125,14 +124,6 @@ static void sd_io_stop(struct sd_comch_ep *ep)
 
 /* ---- the loop ---- */
 
-static uint64_t sd_io_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 static void sd_io_conn_ready(struct sd_comch_ep *ep, uint64_t tag)
 {
 	struct doca_comch_connection *conn;
@@ -173,12 +164,12 @@ static int sd_io_client_timeout(struct sd_comch_ep *ep, bool stopped, uint64_t *
 			return -1;
 		if (!sd_comch_hs_expired(ep, conn))
 			return 100;
-		*next_try = sd_io_now_ms() + (uint64_t)retry;
+		*next_try = sd_mono_ms() + (uint64_t)retry;
 		return retry;
 	}
 	if (phase != SD_CONN_FREE)
 		return -1;
-	now = sd_io_now_ms();
+	now = sd_mono_ms();
 	if (now >= *next_try) {
 		sd_comch_hs_connect(ep, conn);
 		*next_try = now + (uint64_t)retry;

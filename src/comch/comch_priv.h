@@ -36,6 +36,7 @@
 
 #include <doca_comch.h>
 
+#include "sd_clock.h"
 #include "sd_dev.h"
 #include "sd_exec.h"
 #include "sd_peer.h"

@@ -34,7 +34,6 @@
 #include <poll.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
@@ -427,21 +426,13 @@ enum sd_comch_sent sd_comch_frame_send(struct sd_comch_ep *ep, struct doca_comch
 	return sent;
 }
 
-static uint64_t sd_comch_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 enum sd_comch_sent sd_comch_frame_send_must(struct sd_comch_ep *ep, struct doca_comch_connection *conn,
 					    const void *msg, size_t len)
 {
-	uint64_t deadline = sd_comch_now_ms() + (uint64_t)SD_COMCH_TCP_DEAD_S * 1000u;
+	uint64_t deadline = sd_mono_ms() + (uint64_t)SD_COMCH_TCP_DEAD_S * 1000u;
 	enum sd_comch_sent sent;
 
-	while ((sent = sd_comch_frame_send(ep, conn, msg, len)) == SD_COMCH_BUSY && sd_comch_now_ms() < deadline) {
+	while ((sent = sd_comch_frame_send(ep, conn, msg, len)) == SD_COMCH_BUSY && sd_mono_ms() < deadline) {
 		/*
 		 * The other side drains this socket only while it reads; reading its
 		 * frames meanwhile keeps two programs that both wait here apart.

@@ -167,7 +167,7 @@ doca_error_t doca_rdma_connect_to_addr(struct doca_rdma *rdma, struct doca_rdma_
 	}
 	sd_rdma_cm_link_bind(link, conn);
 	link->addr = *addr;
-	link->deadline_ns = sd_rdma_now_ns() + (uint64_t)rdma->cm_timeout_ms * 1000000ull;
+	link->deadline_ns = sd_mono_ns() + (uint64_t)rdma->cm_timeout_ms * 1000000ull;
 	if (fd < 0) { /* reported as every unreachable server is: by the failure callback */
 		priv_doca_sdk_log_at(DOCA_LOG_LEVEL_WARNING, __FILE__, __LINE__, __func__,
 				     "rdma %p: connection %u: cannot reach %s port %u (%s)", (void *)rdma, conn->id,

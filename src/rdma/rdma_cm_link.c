@@ -172,7 +172,7 @@ void sd_rdma_cm_sweep(struct doca_rdma *rdma)
 
 bool sd_rdma_cm_pending(struct doca_rdma *rdma)
 {
-	uint64_t now = sd_rdma_now_ns();
+	uint64_t now = sd_mono_ns();
 
 	if (now >= rdma->cm->next_step_ns) {
 		rdma->cm->next_step_ns = now + SD_RDMA_CM_STEP_NS;

@@ -222,7 +222,7 @@ static void sd_rdma_cm_link_step(struct sd_rdma_cm_link *link)
 {
 	bool handshaking = !link->server && (link->phase == SD_RDMA_CM_CONNECTING || link->phase == SD_RDMA_CM_REQUESTED);
 
-	if (handshaking && sd_rdma_now_ns() > link->deadline_ns) {
+	if (handshaking && sd_mono_ns() > link->deadline_ns) {
 		SD_CM_LOG(DOCA_LOG_LEVEL_WARNING,
 			  "rdma %p: connection %u: %s port %u did not answer within the connection request timeout",
 			  (void *)link->rdma, link->conn->id, link->addr.text, link->addr.port);

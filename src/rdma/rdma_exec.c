@@ -141,7 +141,7 @@ static void sd_rdma_post_message(struct sd_rdma_task *t, enum doca_rdma_opcode o
 		return;
 	}
 	/* RNR budget (docs/rdma.md): 10 ms + 100 ms per retry, 7 meaning 2 s instead of a card's forever. */
-	t->deadline_ns = sd_rdma_now_ns() + (retry == 7 ? 2000000000ull : 10000000ull + 100000000ull * retry);
+	t->deadline_ns = sd_mono_ns() + (retry == 7 ? 2000000000ull : 10000000ull + 100000000ull * retry);
 	t->slot = s;
 	sd_rdma_ring_publish(ring, s);
 	struct doca_rdma_connection *peer = atomic_load_explicit(&t->conn->peer, memory_order_acquire);
@@ -237,7 +237,7 @@ static bool sd_rdma_poll_message(struct doca_task *task)
 		}
 		return false;
 	}
-	if (state == SD_RDMA_SLOT_PENDING && sd_rdma_now_ns() > t->deadline_ns && sd_rdma_withdraw(t)) {
+	if (state == SD_RDMA_SLOT_PENDING && sd_mono_ns() > t->deadline_ns && sd_rdma_withdraw(t)) {
 		SD_LOG_ERR_AS("doca_pe_progress",
 			      "task %p: the peer posted no receive task within the RNR retry budget of "
 			      "connection %u; post receives before the peer sends, or raise "
@@ -271,9 +271,9 @@ static void sd_rdma_cancel(struct doca_task *task)
 	if (t->slot == NULL || sd_rdma_withdraw(t))
 		return;
 	/* A receiver of this process finishes its copy inside one call; one of another process may die in it. */
-	uint64_t give_up = sd_rdma_now_ns() + 1000000000ull;
+	uint64_t give_up = sd_mono_ns() + 1000000000ull;
 	while (atomic_load_explicit(&t->slot->state, memory_order_acquire) == SD_RDMA_SLOT_TAKEN &&
-	       (t->conn->remote.pid == t->conn->self.pid || sd_rdma_now_ns() < give_up))
+	       (t->conn->remote.pid == t->conn->self.pid || sd_mono_ns() < give_up))
 		sched_yield();
 }
 

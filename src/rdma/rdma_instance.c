@@ -5,20 +5,11 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "rdma_cm.h"
 #include "rdma_priv.h"
 #include "rdma_wake.h"
 #include "sd_log.h"
-
-uint64_t sd_rdma_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 doca_error_t sd_rdma_check(const struct doca_rdma *rdma, const char *func)
 {

@@ -206,7 +206,7 @@ static void sd_rdma_net_answer(struct doca_rdma_connection *c, uint64_t seq, doc
 		return;
 	}
 	nc->run_first = seq;
-	nc->run_since_ns = sd_rdma_now_ns();
+	nc->run_since_ns = sd_mono_ns();
 	nc->run_count = 1;
 	nc->run_status = (uint32_t)status;
 }
@@ -296,7 +296,7 @@ static bool sd_rdma_net_take(struct doca_rdma *rdma, struct doca_rdma_connection
 	struct sd_rdma_net_conn *nc = c->net;
 	struct sd_rdma_held m = {.data = len != 0 ? data : NULL, .owner = owner, .len = len, .seq = h->seq,
 				 .write_len = h->count, .opcode = h->word, .imm = h->imm};
-	uint64_t now = sd_rdma_now_ns();
+	uint64_t now = sd_mono_ns();
 
 	if (nc->held_n == 0 && rdma->rq_head != NULL && sd_rdma_conn_usable(c)) {
 		sd_rdma_net_answer(c, h->seq, sd_rdma_net_fill(rdma, c, &m));
@@ -540,7 +540,7 @@ static bool sd_rdma_net_dispatch(struct doca_rdma_connection *c, void *link, con
 				      c->id, c->remote.pid);
 			nc->doomed = true;
 		} else if (on_out && h->seq == nc->nonce && !nc->bound) {
-			nc->heard_ns = sd_rdma_now_ns();
+			nc->heard_ns = sd_mono_ns();
 			nc->bound = true;
 			if (sd_rdma_net_transmit_waiting(c) != 0)
 				nc->doomed = true; /* inside a UCX callback: the event step ends the connection's messages */
@@ -552,7 +552,7 @@ static bool sd_rdma_net_dispatch(struct doca_rdma_connection *c, void *link, con
 			*why = "an answer on the wrong link";
 			return false;
 		}
-		nc->heard_ns = sd_rdma_now_ns();
+		nc->heard_ns = sd_mono_ns();
 		if (h->type == SD_RDMA_NET_ANS)
 			sd_rdma_net_on_answer(c, h);
 		return false;
@@ -780,7 +780,7 @@ void sd_rdma_net_send(struct sd_rdma_task *t, enum doca_rdma_opcode opcode)
 	sd_rdma_net_encode(&h, nc->win_hdr[slot]);
 	sd_rdma_net_stage(nc, t, &h, slot);
 	if (nc->oldest == nc->next_seq)
-		nc->heard_ns = sd_rdma_now_ns(); /* the peer's silence counts from the first message it owes */
+		nc->heard_ns = sd_mono_ns(); /* the peer's silence counts from the first message it owes */
 	t->net_seq = nc->next_seq;
 	nc->win[slot] = t;
 	nc->next_seq++;
@@ -845,7 +845,7 @@ doca_error_t sd_rdma_net_join(struct doca_rdma_connection *c, const struct sd_rd
 	nc->tx_ring = malloc(sd_rdma_net_tx_ring_len(nc->window));
 	nc->rec_iov = calloc(nc->window, sizeof(*nc->rec_iov));
 	nc->win_iov = calloc(nc->window, sizeof(*nc->win_iov));
-	nc->nonce = ((uint64_t)c->self.token[0] << 32) ^ sd_rdma_now_ns();
+	nc->nonce = ((uint64_t)c->self.token[0] << 32) ^ sd_mono_ns();
 	if (nc->win == NULL || nc->win_hdr == NULL || nc->tx_ring == NULL || nc->rec_iov == NULL ||
 	    nc->win_iov == NULL)
 		return SD_REJECT_AS(func, DOCA_ERROR_NO_MEMORY, "cannot allocate the send window of connection %u",
@@ -920,7 +920,7 @@ bool sd_rdma_net_progress(struct doca_rdma *rdma)
 	if (rdma->net->tx_pending)
 		sd_rdma_net_transmit_all(rdma);
 	events = rdma->net->ops->progress(rdma->net->node);
-	now = sd_rdma_now_ns();
+	now = sd_mono_ns();
 	for (struct doca_rdma_connection *c = rdma->conns; c != NULL; c = c->next) {
 		struct sd_rdma_net_conn *nc = c->net;
 		if (nc == NULL || nc->ended)
@@ -1061,7 +1061,7 @@ bool sd_rdma_net_arm(struct doca_rdma *rdma, int *fd, uint64_t *at)
 	if (armed != 0) {
 		/* UCX cannot wake us (logged when the descriptor was refused): look every millisecond instead. */
 		*fd = -1;
-		*at = sd_rdma_net_earlier(*at, sd_rdma_now_ns() + SD_RDMA_NET_NO_EFD_LOOK_NS);
+		*at = sd_rdma_net_earlier(*at, sd_mono_ns() + SD_RDMA_NET_NO_EFD_LOOK_NS);
 	}
 	return false;
 }

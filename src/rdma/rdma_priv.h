@@ -18,6 +18,7 @@
 
 #include "rdma_pull.h"
 #include "rdma_ring.h"
+#include "sd_clock.h"
 #include "sd_dev.h"
 #include "sd_exec.h"
 #include "sd_mem.h"
@@ -289,6 +290,5 @@ doca_error_t sd_rdma_validate_atomic(struct doca_task *task);
 doca_error_t sd_rdma_validate_sync_event(struct doca_task *task);
 
 /* Monotonic clock in nanoseconds. */
-uint64_t sd_rdma_now_ns(void);
 
 #endif /* SD_RDMA_PRIV_H */

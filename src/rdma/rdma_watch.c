@@ -42,7 +42,7 @@ static const char *sd_rdma_peer_gone(struct doca_rdma_connection *conn)
 	if (atomic_load_explicit(&conn->outbox.ring->owner_closed, memory_order_acquire) != 0 ||
 	    atomic_load_explicit(&conn->inbox.ring->sender_closed, memory_order_acquire) != 0)
 		return "stopped its context or disconnected";
-	uint64_t now = sd_rdma_now_ns();
+	uint64_t now = sd_mono_ns();
 	if (now < conn->next_watch_ns)
 		return NULL;
 	conn->next_watch_ns = now + SD_RDMA_WATCH_PERIOD_NS;

@@ -14,6 +14,7 @@
 
 #include <doca_error.h>
 
+#include "sd_clock.h"
 #include "sd_debug.h"
 
 /* ---- the registry of live objects (alive.c) ---------------------------------- */
@@ -209,7 +210,6 @@ void sd_faults_fork_unlock(void);
 /* ---- shared helpers (debug_state.c) --------------------------------------------------- */
 
 /* CLOCK_MONOTONIC in nanoseconds. */
-uint64_t sd_debug_now_ns(void);
 
 /* Say once, at INFO, which debugging features are armed. */
 void sd_debug_announce(void);

@@ -12,7 +12,6 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "debug_priv.h"
@@ -22,14 +21,6 @@
 SD_PRIV uint32_t priv_doca_debug_flags;
 
 static atomic_bool sd_announced;
-
-uint64_t sd_debug_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 void sd_debug_announce(void)
 {
@@ -111,14 +102,14 @@ doca_error_t sd_debug_submit(struct doca_task *task)
 	doca_error_t err = sd_faults_submit(task);
 
 	if (err == DOCA_SUCCESS && priv_doca_trace_enabled())
-		task->debug_t0 = sd_debug_now_ns();
+		task->debug_t0 = sd_mono_ns();
 	return err;
 }
 
 void sd_debug_report(struct doca_task *task, doca_error_t status)
 {
 	if (priv_doca_trace_enabled())
-		sd_trace_task(task, task->debug_t0, sd_debug_now_ns(), status);
+		sd_trace_task(task, task->debug_t0, sd_mono_ns(), status);
 }
 
 doca_error_t sd_debug_ctx_start(struct doca_ctx *ctx)

@@ -100,7 +100,7 @@ bool sd_trace_open(const char *pattern)
 		return false;
 	}
 	sd_tr.pid = getpid();
-	sd_tr.base_ns = sd_debug_now_ns();
+	sd_tr.base_ns = sd_mono_ns();
 	fprintf(sd_tr.f, "[\n{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%ld,\"tid\":0,"
 			 "\"args\":{\"name\":\"softdoca process %ld\"}}",
 		(long)sd_tr.pid, (long)sd_tr.pid);
@@ -508,7 +508,7 @@ void sd_trace_state(const struct doca_ctx *ctx, enum doca_ctx_states prev, enum 
 {
 	struct sd_trace_rec r = {
 		.kind = SD_TR_STATE,
-		.t0 = sd_debug_now_ns(),
+		.t0 = sd_mono_ns(),
 		.obj = ctx,
 		.ctx = ctx,
 		.ctx_type = ctx->ops->type_name,
@@ -525,7 +525,7 @@ void sd_trace_fault(const struct sd_fault_clause *clause, uint64_t occurrence, c
 {
 	struct sd_trace_rec r = {
 		.kind = SD_TR_FAULT,
-		.t0 = sd_debug_now_ns(),
+		.t0 = sd_mono_ns(),
 		.obj = task,
 		.ctx = task != NULL ? (const void *)task->ctx : NULL,
 		.name = clause->text,
@@ -541,7 +541,7 @@ void sd_trace_fault(const struct sd_fault_clause *clause, uint64_t occurrence, c
 
 uint64_t priv_doca_trace_now_ns(void)
 {
-	return sd_debug_now_ns();
+	return sd_mono_ns();
 }
 
 void priv_doca_trace_worker_span(unsigned worker, const char *what, uint64_t t0_ns, uint64_t t1_ns)

@@ -196,7 +196,7 @@ static void *sd_wd_main(void *arg)
 		if (sd_wd.stopping)
 			break;
 		pthread_mutex_unlock(&sd_wd.lock);
-		n = sd_wd_sample(sd_debug_now_ns(), period_ns, reports, 8);
+		n = sd_wd_sample(sd_mono_ns(), period_ns, reports, 8);
 		for (unsigned i = 0; i < n; i++)
 			priv_doca_sdk_log(DOCA_LOG_LEVEL_WARNING, "watchdog", "%s", reports[i]);
 		pthread_mutex_lock(&sd_wd.lock);

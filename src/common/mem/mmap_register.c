@@ -18,12 +18,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <doca_mmap.h>
 
 #include "mem_priv.h"
 #include "mmap_register.h"
+#include "sd_clock.h"
 #include "sd_dev.h"
 #include "sd_engine.h"
 #include "sd_log.h"
@@ -31,12 +31,10 @@
 
 #define SD_REGISTER_ENV "SOFTDOCA_MMAP_REGISTER"
 
+/* Milliseconds with a fraction: registration times go to the log as "%.3f ms". */
 static double sd_now_ms(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+	return (double)sd_mono_ns() / 1e6;
 }
 
 static const char *sd_register_mode_name(enum sd_mmap_register_mode m)

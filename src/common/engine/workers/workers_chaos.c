@@ -24,7 +24,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "sd_debug.h"
 #include "sd_log.h"
@@ -35,14 +34,6 @@
 static pthread_once_t sd_chaos_once = PTHREAD_ONCE_INIT;
 static _Atomic uint32_t sd_chaos_max; /* ns */
 static _Atomic uint64_t sd_chaos_seed_value = 1;
-
-uint64_t sd_workers_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* "200us" -> 200000 (ns); false when it is not a duration. */
 static bool sd_chaos_duration(const char *text, size_t len, uint64_t *ns)

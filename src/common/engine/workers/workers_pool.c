@@ -147,11 +147,11 @@ static bool sd_parse_cpu_list(const char *text, int *cpus, unsigned *n)
 static unsigned sd_pool_pauses_for(uint64_t ns)
 {
 	const unsigned probe = 2000;
-	uint64_t t0 = sd_workers_now_ns(), dt;
+	uint64_t t0 = sd_mono_ns(), dt;
 
 	for (unsigned i = 0; i < probe; i++)
 		sd_cpu_relax();
-	dt = sd_workers_now_ns() - t0;
+	dt = sd_mono_ns() - t0;
 	if (dt == 0)
 		dt = 1;
 	return ns * probe / dt == 0 ? 1 : (unsigned)(ns * probe / dt);
@@ -429,10 +429,10 @@ static void *sd_worker_main(void *arg)
 		if ((++turns & 15) != 0)
 			continue;
 		if (idle_since == 0) {
-			idle_since = sd_workers_now_ns();
+			idle_since = sd_mono_ns();
 			continue;
 		}
-		if (sd_workers_now_ns() - idle_since < sd_pool.spin_ns) {
+		if (sd_mono_ns() - idle_since < sd_pool.spin_ns) {
 			/* Idle: let a thread that shares this CPU (the program's, perhaps) run now and then. */
 			if ((turns & 63) == 0)
 				sched_yield();

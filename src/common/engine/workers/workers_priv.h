@@ -32,6 +32,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "sd_clock.h"
 #include "sd_engine.h"
 
 struct sd_card;
@@ -241,7 +242,6 @@ void sd_wq_worker_dozes(struct sd_engine_queue *q);
 uint32_t sd_chaos_max_ns(void);
 uint64_t sd_chaos_seed(void);
 uint64_t sd_chaos_delay_ns(uint64_t *state, uint32_t max_ns);
-uint64_t sd_workers_now_ns(void);
 
 
 

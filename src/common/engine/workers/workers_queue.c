@@ -275,7 +275,7 @@ struct sd_wq_clock {
 static uint64_t sd_wq_copy_end(const struct sd_wq_entry *e, uint64_t trace_t0, struct sd_wq_clock *c)
 {
 	if (c->now == 0 || trace_t0 != 0 || e->total >= SD_WQ_CLOCK_BYTES || ++c->since == SD_WQ_CLOCK_EVERY) {
-		c->now = sd_workers_now_ns();
+		c->now = sd_mono_ns();
 		c->since = 0;
 	}
 	return c->now;
@@ -293,7 +293,7 @@ static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q, uint64_t max_bytes)
 	if (head == tail) {
 		if (q->copied == head)
 			return 0;
-		sd_wq_publish_due(q, sd_workers_now_ns()); /* chaos: delayed completions are pending */
+		sd_wq_publish_due(q, sd_mono_ns()); /* chaos: delayed completions are pending */
 		return 1;
 	}
 	if (tail - head > SD_WQ_BATCH)
@@ -332,7 +332,7 @@ static uint64_t sd_wq_serve_owned(struct sd_engine_queue *q, uint64_t max_bytes)
 	if (trace_t0 != 0 && q->card == NULL) /* under a card model each copy has its own span */
 		priv_doca_trace_worker_span(sd_wq_track(q), "copies", trace_t0, priv_doca_trace_now_ns());
 	if (q->held) {
-		sd_wq_publish_due(q, sd_workers_now_ns());
+		sd_wq_publish_due(q, sd_mono_ns());
 		return bytes + 1;
 	}
 	q->copied = head;
@@ -392,7 +392,7 @@ static inline void sd_wq_push(struct sd_engine_queue *q, uint32_t slot)
 
 	q->slot_pos[slot] = pos;
 	if (q->card != NULL)
-		q->arrive_at[pos & q->mask] = sd_workers_now_ns(); /* the task reaches the modelled card */
+		q->arrive_at[pos & q->mask] = sd_mono_ns(); /* the task reaches the modelled card */
 	q->next = pos + 1;
 	atomic_store_explicit(&q->tail, pos + 1, memory_order_release);
 	sd_worker_nudge(q->worker);
@@ -516,7 +516,7 @@ static inline bool sd_wq_due(struct sd_engine_queue *q, uint64_t pos)
 	ready = q->ready_at[pos & q->mask];
 	if (ready <= q->now_seen)
 		return true;
-	q->now_seen = sd_workers_now_ns();
+	q->now_seen = sd_mono_ns();
 	return ready <= q->now_seen;
 }
 

@@ -255,7 +255,7 @@ doca_error_t sd_ucx_import_open(const char *func, const struct sd_ucx_import_arg
 	imp->args = *args;
 	sd_ucx_net_text(&args->peer, imp->peer_text, sizeof(imp->peer_text));
 	if (getrandom(&imp->nonce, sizeof(imp->nonce), 0) != (ssize_t)sizeof(imp->nonce))
-		imp->nonce = (uint64_t)(uintptr_t)imp ^ sd_ucx_now_ns();
+		imp->nonce = (uint64_t)(uintptr_t)imp ^ sd_mono_ns();
 	pthread_mutex_lock(&sd_cli.lock);
 	if (sd_cli.pid != me) { /* a fork child starts without the parent's worker */
 		sd_cli.pid = me;
@@ -286,13 +286,13 @@ doca_error_t sd_ucx_import_open(const char *func, const struct sd_ucx_import_arg
 
 doca_error_t sd_ucx_import_ready(struct sd_ucx_import *imp)
 {
-	uint64_t deadline = sd_ucx_now_ns() + sd_ucx_timeout_ns();
+	uint64_t deadline = sd_mono_ns() + sd_ucx_timeout_ns();
 
 	while (atomic_load(&imp->state) == SD_UCX_CONNECTING) {
 		ucp_worker_progress(sd_cli.worker);
 		if (atomic_load(&imp->state) != SD_UCX_CONNECTING)
 			break;
-		if (sd_ucx_now_ns() > deadline) {
+		if (sd_mono_ns() > deadline) {
 			char why[96];
 
 			snprintf(why, sizeof(why), "the exporter did not answer within %u ms", sd_ucx_timeout_ms());

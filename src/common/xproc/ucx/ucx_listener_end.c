@@ -187,7 +187,7 @@ static void sd_ucx_take_queued(int listen_fd)
 /* Steps 2 to 4. */
 static void sd_ucx_drain_accepted(ucp_worker_h worker, struct sd_ucx_scan *s)
 {
-	uint64_t start = sd_ucx_now_ns(), quiet_since = start;
+	uint64_t start = sd_mono_ns(), quiet_since = start;
 
 	for (;;) {
 		uint64_t now;
@@ -195,7 +195,7 @@ static void sd_ucx_drain_accepted(ucp_worker_h worker, struct sd_ucx_scan *s)
 		sd_ucx_take_queued(s->listen_fd);
 		s->accepted = 0;
 		sd_ucx_each_fd(sd_ucx_end_accepted, s);
-		now = sd_ucx_now_ns();
+		now = sd_mono_ns();
 		if (s->accepted != 0) {
 			sd_ucx_hand_out_queued_requests(worker); /* a socket whose bytes came first is a request */
 			quiet_since = now;

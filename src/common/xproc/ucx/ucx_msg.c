@@ -380,10 +380,10 @@ static bool sd_ucx_link_end(struct sd_ucx_node *n, struct sd_ucx_link *l)
 {
 	ucp_request_param_t p = {.op_attr_mask = 0};
 	ucs_status_ptr_t flush = l->failed ? NULL : ucp_ep_flush_nbx(l->ep, &p);
-	uint64_t deadline = sd_ucx_now_ns() + SD_UCX_MSG_CLOSE_NS;
+	uint64_t deadline = sd_mono_ns() + SD_UCX_MSG_CLOSE_NS;
 
 	while (UCS_PTR_IS_PTR(flush) && ucp_request_check_status(flush) == UCS_INPROGRESS &&
-	       sd_ucx_now_ns() < deadline)
+	       sd_mono_ns() < deadline)
 		ucp_worker_progress(n->worker);
 	bool closed = sd_ucx_ep_close_force(n->worker, l->ep, SD_UCX_MSG_CLOSE_NS);
 	if (UCS_PTR_IS_PTR(flush))

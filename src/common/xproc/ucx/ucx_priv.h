@@ -37,6 +37,7 @@
 #include <doca_error.h>
 #include <doca_types.h>
 
+#include "sd_clock.h"
 #include "ucx_wire.h"
 #include "xproc_ucx_module.h"
 
@@ -53,7 +54,6 @@ void sd_ucx_context_put(void);
 uint32_t sd_ucx_timeout_ms(void);
 uint64_t sd_ucx_timeout_ns(void);
 
-uint64_t sd_ucx_now_ns(void);
 
 /* "10.1.2.3:4567" or "[fd00::1]:4567" into `out`. */
 void sd_ucx_net_text(const struct sd_xp_net *net, char *out, size_t size);

@@ -216,7 +216,7 @@ ucs_status_t sd_ucx_on_answer(void *arg, const void *header, size_t header_lengt
 /* Lock held: send and progress until every piece is answered, or the access fails. */
 static void sd_ucx_run(struct sd_ucx_op *op, ucp_worker_h worker)
 {
-	uint64_t stall_ns = sd_ucx_timeout_ns(), last = sd_ucx_now_ns(), seen = 0;
+	uint64_t stall_ns = sd_ucx_timeout_ns(), last = sd_mono_ns(), seen = 0;
 
 	while (!op->failed && op->base < op->pieces) {
 		if (atomic_load(&op->imp->state) != SD_UCX_READY) {
@@ -233,8 +233,8 @@ static void sd_ucx_run(struct sd_ucx_op *op, ucp_worker_h worker)
 		(void)sd_ucx_reap(op);
 		if (op->answered != seen) {
 			seen = op->answered;
-			last = sd_ucx_now_ns();
-		} else if (sd_ucx_now_ns() - last > stall_ns) {
+			last = sd_mono_ns();
+		} else if (sd_mono_ns() - last > stall_ns) {
 			sd_ucx_op_spoiled(op, "the exporter answered no part of the access within the liveness bound "
 					      "(link down?)");
 		}
@@ -243,7 +243,7 @@ static void sd_ucx_run(struct sd_ucx_op *op, ucp_worker_h worker)
 	}
 	/* Every piece answered: the sends are over but may not be reaped yet. */
 	while (!op->failed && !sd_ucx_reap(op)) {
-		if (sd_ucx_now_ns() - last > stall_ns)
+		if (sd_mono_ns() - last > stall_ns)
 			sd_ucx_op_spoiled(op, "UCX did not end the sends of an answered access");
 		ucp_worker_progress(worker);
 	}
@@ -252,7 +252,7 @@ static void sd_ucx_run(struct sd_ucx_op *op, ucp_worker_h worker)
 /* Lock held: the access failed; make sure nothing of it is still running. */
 static void sd_ucx_fail(struct sd_ucx_op *op, ucp_worker_h worker)
 {
-	uint64_t deadline = sd_ucx_now_ns() + SD_UCX_DRAIN_NS;
+	uint64_t deadline = sd_mono_ns() + SD_UCX_DRAIN_NS;
 
 	sd_ucx_import_kill(op->imp, op->why != NULL ? op->why : op->imp->why[0] != '\0' ? op->imp->why :
 								   "a UCX operation failed");
@@ -262,7 +262,7 @@ static void sd_ucx_fail(struct sd_ucx_op *op, ucp_worker_h worker)
 	 * thread still drains.
 	 */
 	sd_ucx_import_report(op->imp);
-	while (!sd_ucx_reap(op) && sd_ucx_now_ns() < deadline)
+	while (!sd_ucx_reap(op) && sd_mono_ns() < deadline)
 		ucp_worker_progress(worker);
 	/* Requests UCX still holds are its own now; the endpoint they ran on is gone. */
 }

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "sd_log.h"
@@ -64,14 +63,6 @@ uint32_t sd_ucx_timeout_ms(void)
 uint64_t sd_ucx_timeout_ns(void)
 {
 	return (uint64_t)sd_ucx_timeout_ms() * 1000000ull;
-}
-
-uint64_t sd_ucx_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 void sd_ucx_net_text(const struct sd_xp_net *net, char *out, size_t size)
@@ -132,7 +123,7 @@ bool sd_ucx_net_from_sockaddr(const struct sockaddr *sa, struct sd_xp_net *net)
 
 ucs_status_t sd_ucx_wait(ucp_worker_h worker, ucs_status_ptr_t req, uint64_t limit_ns)
 {
-	uint64_t deadline = sd_ucx_now_ns() + limit_ns;
+	uint64_t deadline = sd_mono_ns() + limit_ns;
 	ucs_status_t st;
 	unsigned spins = 0;
 
@@ -142,7 +133,7 @@ ucs_status_t sd_ucx_wait(ucp_worker_h worker, ucs_status_ptr_t req, uint64_t lim
 		return UCS_PTR_STATUS(req);
 	while ((st = ucp_request_check_status(req)) == UCS_INPROGRESS) {
 		ucp_worker_progress(worker);
-		if ((++spins & 15u) == 0 && sd_ucx_now_ns() > deadline)
+		if ((++spins & 15u) == 0 && sd_mono_ns() > deadline)
 			return UCS_ERR_TIMED_OUT;
 	}
 	ucp_request_free(req);

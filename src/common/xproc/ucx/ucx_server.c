@@ -158,7 +158,7 @@ static void sd_ucx_conn_request(ucp_conn_request_h req, void *arg)
 		free(peer);
 		return;
 	}
-	peer->since_ns = sd_ucx_now_ns();
+	peer->since_ns = sd_mono_ns();
 	peer->relay.fd = -1;
 	peer->next = sd_srv.peers;
 	sd_srv.peers = peer;
@@ -446,7 +446,7 @@ static void sd_ucx_sleep(uint64_t silent_ns, bool watching)
 
 static void *sd_ucx_server_main(void *arg)
 {
-	uint64_t last_event = sd_ucx_now_ns();
+	uint64_t last_event = sd_mono_ns();
 
 	(void)arg;
 	while (!atomic_load(&sd_srv.quit)) {
@@ -459,7 +459,7 @@ static void *sd_ucx_server_main(void *arg)
 		if (atomic_load(&sd_srv.to_cut) != 0)
 			sd_ucx_cut();
 		watched = sd_ucx_revoke_relayed();
-		now = sd_ucx_now_ns();
+		now = sd_mono_ns();
 		sd_ucx_reap(now);
 		if (events != 0) {
 			last_event = now;
