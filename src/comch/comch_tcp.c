@@ -438,9 +438,12 @@ enum sd_comch_sent sd_comch_frame_send_must(struct sd_comch_ep *ep, struct doca_
 		 * frames meanwhile keeps two programs that both wait here apart.
 		 */
 		(void)sd_comch_fp_read_ahead(ep, conn);
-		if (conn->fd < 0 || !sd_comch_tcp_wait_room(conn->fd, 1))
-			continue;
-		if (conn->out_task != NULL)
+		/* Under the send lock: the descriptor is closed under it, and the half-written message is its. */
+		pthread_mutex_lock(&ep->tx_lock);
+		bool room = conn->fd >= 0 && sd_comch_tcp_wait_room(conn->fd, 1);
+		bool half_written = conn->out_task != NULL;
+		pthread_mutex_unlock(&ep->tx_lock);
+		if (room && half_written)
 			sched_yield(); /* another thread's message is half written: it finishes it */
 	}
 	return sent;
