@@ -989,29 +989,41 @@ app_no_server() {
 	return 0
 }
 
-run_applications() {
-	local fl sizes=(1B:1 4KiB:4096 3MB:3000000 64MiB:67108864) entry label size
+# Both flavours of one application of the tree, built; sets pair_host_exe
+# and pair_dpu_exe.  Fails (rows recorded, row kind restored) when the tree
+# lacks the application or a flavour does not build.
+pair_host_exe="" pair_dpu_exe=""
+build_app_pair() { # application
+	local app=$1 fl
+	pair_host_exe="" pair_dpu_exe=""
 	row_kind=applications
-	if [ ! -f "$tree/applications/meson.build" ] || [ ! -d "$tree/applications/dma_copy" ]; then
+	if [ ! -f "$tree/applications/meson.build" ] || [ ! -d "$tree/applications/$app" ]; then
 		verdict=FAIL; detail="not in this tree"
-		record_row dma_copy_app apps
+		record_row "${app}_app" apps
 		row_kind=samples
-		return 0
+		return 1
 	fi
 	init_comch_dir
-	mkdir -p "$apps/data"
 	for fl in host dpu; do
-		build_app $fl
-		record_row "dma_copy build" $fl
+		build_app $fl "$app"
+		record_row "$app build" $fl
 		[ "$verdict" = PASS ] || continue
-		if [ $fl = host ]; then app_host_exe=$exe; else app_dpu_exe=$exe; fi
+		if [ $fl = host ]; then pair_host_exe=$exe; else pair_dpu_exe=$exe; fi
 	done
-	if [ -z "$app_host_exe" ] || [ -z "$app_dpu_exe" ]; then
+	if [ -z "$pair_host_exe" ] || [ -z "$pair_dpu_exe" ]; then
 		verdict=FAIL; detail="not run: a flavour did not build"
-		record_row "dma_copy runs" pair
+		record_row "$app runs" pair
 		row_kind=samples
-		return 0
+		return 1
 	fi
+	return 0
+}
+
+run_applications() {
+	local sizes=(1B:1 4KiB:4096 3MB:3000000 64MiB:67108864) entry label size
+	build_app_pair dma_copy || return 0
+	app_host_exe=$pair_host_exe app_dpu_exe=$pair_dpu_exe
+	mkdir -p "$apps/data"
 	check_flags dma_copy "$app_host_exe" host
 	for entry in "${sizes[@]}"; do
 		label=${entry%%:*} size=${entry#*:}
@@ -1085,27 +1097,9 @@ sc_pair() { # size count
 }
 
 run_secure_channel() {
-	local fl entry
-	row_kind=applications
-	if [ ! -f "$tree/applications/meson.build" ] || [ ! -d "$tree/applications/secure_channel" ]; then
-		verdict=FAIL; detail="not in this tree"
-		record_row secure_channel_app apps
-		row_kind=samples
-		return 0
-	fi
-	init_comch_dir
-	for fl in host dpu; do
-		build_app $fl secure_channel
-		record_row "secure_channel build" $fl
-		[ "$verdict" = PASS ] || continue
-		if [ $fl = host ]; then sc_host_exe=$exe; else sc_dpu_exe=$exe; fi
-	done
-	if [ -z "$sc_host_exe" ] || [ -z "$sc_dpu_exe" ]; then
-		verdict=FAIL; detail="not run: a flavour did not build"
-		record_row "secure_channel runs" pair
-		row_kind=samples
-		return 0
-	fi
+	local entry
+	build_app_pair secure_channel || return 0
+	sc_host_exe=$pair_host_exe sc_dpu_exe=$pair_dpu_exe
 	check_flags secure_channel "$sc_host_exe" host
 	local runs=(1:1 64:1000 4080:20000)
 	# Under valgrind the 4 MB buffers' move onto a memfd crashes valgrind
