@@ -15,6 +15,9 @@
  *   apart     SOFTDOCA_DMA_WORKER_CPUS=1, this thread on CPU 0: while the
  *             program drives its queue, small copies with nothing in
  *             flight are made inside doca_task_submit
+ *   apart-large  the same for 64 KiB copies: all but one in 16 (the
+ *             probe) are made in submit, and a program that works between
+ *             its copies gets them made by its worker after a probe
  *   topology  a topology whose devices choose dma_workers = 1 and 0, with
  *             SOFTDOCA_DMA_WORKERS=3 in the environment (the file wins)
  *   pinned    SOFTDOCA_DMA_WORKER_CPUS=0 pins the worker to CPU 0
@@ -526,6 +529,57 @@ static void a_program_draining_its_copies_makes_them_and_its_worker_steps_aside(
 	env_teardown(&e);
 }
 
+/* This thread on CPU 0, the worker on CPU 1 (SOFTDOCA_DMA_WORKER_CPUS): the worker sees it work. */
+static bool on_cpu0_beside_the_worker(void)
+{
+	cpu_set_t cpu0;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	return sysconf(_SC_NPROCESSORS_ONLN) >= 2 && sched_setaffinity(0, sizeof(cpu0), &cpu0) == 0;
+}
+
+/*
+ * Batches of n copies of sz bytes, each submitted whole and then drained,
+ * for about `seconds`: *tasks copies, *at_submit of them whose bytes were
+ * already there when doca_task_submit returned.  Every report, length and
+ * byte is checked.
+ */
+static void drive_batches(struct env *e, size_t sz, int n, double seconds, uint64_t *tasks, uint64_t *at_submit)
+{
+	struct doca_buf *s[DRAIN_BATCH], *d[DRAIN_BATCH];
+	double t0;
+
+	REQUIRE(n <= DRAIN_BATCH && (size_t)n * sz <= sizeof(src_mem));
+	fx_fill(src_mem, (size_t)n * sz, 37);
+	for (int i = 0; i < n; i++) {
+		s[i] = fx_buf(&e->f, e->ms, src_mem + i * sz, sz, src_mem + i * sz, sz);
+		d[i] = fx_buf(&e->f, e->md, dst_mem + i * sz, sz, dst_mem + i * sz, 0);
+		REQUIRE(s[i] != NULL && d[i] != NULL);
+	}
+	t0 = sd_progress_now();
+	while (sd_progress_now() - t0 < seconds && sd_test_case_failed == 0) {
+		memset(dst_mem, 0, (size_t)n * sz);
+		fx_reset_events();
+		for (int i = 0; i < n; i++) {
+			CHECK_OK(doca_buf_reset_data_len(d[i]));
+			CHECK_OK(doca_task_submit(fx_task(&e->f, s[i], d[i], (uint64_t)i)));
+			*at_submit += memcmp(dst_mem + i * sz, src_mem + i * sz, sz) == 0;
+			CHECK_EQ_U64(fx_data_len(d[i]), 0); /* reported only by progress */
+		}
+		*tasks += (uint64_t)n;
+		while (fx_nevents < n && sd_progress_now() - t0 < 10)
+			(void)doca_pe_progress(e->f.pe);
+		CHECK_EQ_U64(count_events(FX_EV_SUCCESS), (uint64_t)n);
+		CHECK_EQ_U64(fx_data_len(d[n - 1]), sz);
+		CHECK(memcmp(dst_mem, src_mem, (size_t)n * sz) == 0);
+	}
+	for (int i = 0; i < n; i++) {
+		fx_put(s[i]);
+		fx_put(d[i]);
+	}
+}
+
 /*
  * While the program drives its own queue (its worker dozes), a small copy
  * submitted with nothing of the queue in flight is made inside
@@ -535,43 +589,15 @@ static void a_program_draining_its_copies_makes_them_and_its_worker_steps_aside(
  */
 static void a_small_copy_submitted_while_the_program_drives_its_queue_is_made_in_submit(void)
 {
-	struct doca_buf *s[DRAIN_BATCH], *d[DRAIN_BATCH];
 	uint64_t tasks = 0, at_submit = 0;
-	cpu_set_t cpu0;
-	double t0;
 	struct env e;
 
-	/* The worker is on CPU 1 (SOFTDOCA_DMA_WORKER_CPUS); this thread on CPU 0, so the worker sees it work. */
-	CPU_ZERO(&cpu0);
-	CPU_SET(0, &cpu0);
-	if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || sched_setaffinity(0, sizeof(cpu0), &cpu0) != 0) {
+	if (!on_cpu0_beside_the_worker()) {
 		sd_test_case_skip("needs CPUs 0 and 1");
 		return;
 	}
 	REQUIRE(env_setup(&e, DRAIN_BATCH));
-	fx_fill(src_mem, DRAIN_BATCH * DRAIN_SZ, 37);
-	for (int i = 0; i < DRAIN_BATCH; i++) {
-		s[i] = fx_buf(&e.f, e.ms, src_mem + i * DRAIN_SZ, DRAIN_SZ, src_mem + i * DRAIN_SZ, DRAIN_SZ);
-		d[i] = fx_buf(&e.f, e.md, dst_mem + i * DRAIN_SZ, DRAIN_SZ, dst_mem + i * DRAIN_SZ, 0);
-		REQUIRE(s[i] != NULL && d[i] != NULL);
-	}
-	t0 = sd_progress_now();
-	while (sd_progress_now() - t0 < 0.3 && sd_test_case_failed == 0) {
-		memset(dst_mem, 0, DRAIN_BATCH * DRAIN_SZ);
-		fx_reset_events();
-		for (int i = 0; i < DRAIN_BATCH; i++) {
-			CHECK_OK(doca_buf_reset_data_len(d[i]));
-			CHECK_OK(doca_task_submit(fx_task(&e.f, s[i], d[i], (uint64_t)i)));
-			at_submit += memcmp(dst_mem + i * DRAIN_SZ, src_mem + i * DRAIN_SZ, DRAIN_SZ) == 0;
-			CHECK_EQ_U64(fx_data_len(d[i]), 0); /* reported only by progress */
-		}
-		tasks += DRAIN_BATCH;
-		while (fx_nevents < DRAIN_BATCH && sd_progress_now() - t0 < 10)
-			(void)doca_pe_progress(e.f.pe);
-		CHECK_EQ_U64(count_events(FX_EV_SUCCESS), DRAIN_BATCH);
-		CHECK_EQ_U64(fx_data_len(d[DRAIN_BATCH - 1]), DRAIN_SZ);
-		CHECK(memcmp(dst_mem, src_mem, DRAIN_BATCH * DRAIN_SZ) == 0);
-	}
+	drive_batches(&e, DRAIN_SZ, DRAIN_BATCH, 0.3, &tasks, &at_submit);
 	printf("     %llu of %llu copies made inside doca_task_submit\n", (unsigned long long)at_submit,
 	       (unsigned long long)tasks);
 	/*
@@ -585,10 +611,78 @@ static void a_small_copy_submitted_while_the_program_drives_its_queue_is_made_in
 	 * copies in submit makes under 1%.
 	 */
 	CHECK(at_submit * 2 >= tasks);
-	for (int i = 0; i < DRAIN_BATCH; i++) {
-		fx_put(s[i]);
-		fx_put(d[i]);
+	env_teardown(&e);
+}
+
+enum { LARGE_SZ = 64 << 10, LARGE_BATCH = 16 };
+
+/*
+ * Large copies (64 KiB here) of a program that drives its queue are made in
+ * submit too, all but one in 16: that one is queued, the probe that lets
+ * the worker find out when the program stops waiting (workers_queue.c).
+ */
+static void large_copies_of_a_program_that_drives_its_queue_are_made_in_submit_but_the_probes(void)
+{
+	uint64_t tasks = 0, at_submit = 0;
+	struct env e;
+
+	if (!on_cpu0_beside_the_worker()) {
+		sd_test_case_skip("needs CPUs 0 and 1");
+		return;
 	}
+	REQUIRE(env_setup(&e, LARGE_BATCH));
+	drive_batches(&e, LARGE_SZ, LARGE_BATCH, 0.3, &tasks, &at_submit);
+	printf("     %llu of %llu copies of 64 KiB made inside doca_task_submit\n", (unsigned long long)at_submit,
+	       (unsigned long long)tasks);
+	CHECK(at_submit * 2 >= tasks);
+	/* One in 16 is a probe; half that rate leaves room for a copy finished by the time it is compared. */
+	CHECK(tasks - at_submit >= tasks / 32);
+	env_teardown(&e);
+}
+
+/*
+ * A program that drove its queue and then works between its large copies,
+ * progressing only once each has landed, gets them made by its worker
+ * after the next probe: at most the 15 copies before it are made in
+ * submit, not all 64, which would take its copies' overlap with its work
+ * away for good.
+ */
+static void a_program_that_works_between_its_large_copies_gets_them_made_by_its_worker(void)
+{
+	uint64_t tasks = 0, at_submit = 0, in_submit = 0;
+	struct doca_buf *s, *d;
+	struct env e;
+
+	if (!on_cpu0_beside_the_worker()) {
+		sd_test_case_skip("needs CPUs 0 and 1");
+		return;
+	}
+	REQUIRE(env_setup(&e, LARGE_BATCH));
+	drive_batches(&e, LARGE_SZ, LARGE_BATCH, 0.05, &tasks, &at_submit);
+	fx_fill(src_mem, LARGE_SZ, 61);
+	s = fx_buf(&e.f, e.ms, src_mem, LARGE_SZ, src_mem, LARGE_SZ);
+	d = fx_buf(&e.f, e.md, dst_mem, LARGE_SZ, dst_mem, 0);
+	REQUIRE(s != NULL && d != NULL);
+	for (int i = 0; i < 64 && sd_test_case_failed == 0; i++) {
+		double deadline = sd_progress_now() + 2;
+		bool landed;
+
+		memset(dst_mem, 0, LARGE_SZ);
+		fx_reset_events();
+		CHECK_OK(doca_buf_reset_data_len(d));
+		CHECK_OK(doca_task_submit(fx_task(&e.f, s, d, (uint64_t)i)));
+		in_submit += memcmp(dst_mem, src_mem, LARGE_SZ) == 0;
+		/* The program's own work: no progress until the bytes are there. */
+		while (!(landed = memcmp(dst_mem, src_mem, LARGE_SZ) == 0) && sd_progress_now() < deadline)
+			;
+		CHECK(landed);
+		CHECK(sd_progress_one(e.f.pe) == 1);
+		CHECK_EQ_U64(fx_data_len(d), LARGE_SZ);
+	}
+	printf("     %llu of 64 copies made inside doca_task_submit\n", (unsigned long long)in_submit);
+	CHECK(in_submit <= 32);
+	fx_put(s);
+	fx_put(d);
 	env_teardown(&e);
 }
 
@@ -1224,6 +1318,9 @@ int main(int argc, char **argv)
 		SD_RUN(a_copy_left_behind_after_a_busy_drain_lands_without_progress);
 	} else if (strcmp(group, "apart") == 0) {
 		SD_RUN(a_small_copy_submitted_while_the_program_drives_its_queue_is_made_in_submit);
+	} else if (strcmp(group, "apart-large") == 0) {
+		SD_RUN(large_copies_of_a_program_that_drives_its_queue_are_made_in_submit_but_the_probes);
+		SD_RUN(a_program_that_works_between_its_large_copies_gets_them_made_by_its_worker);
 	} else if (strcmp(group, "exit-drain") == 0) {
 		SD_RUN(tasks_in_flight_at_exit_are_still_reported);
 	} else if (strcmp(group, "topology") == 0) {

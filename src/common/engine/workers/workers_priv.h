@@ -108,6 +108,7 @@ struct sd_engine_queue {
 	uint64_t arena_free;                   /* arena segments before this are free again */
 	uint32_t misses;                       /* polls of an unfinished copy since the last yield */
 	uint32_t polls_made;                   /* the value of `polls` this thread last wrote */
+	uint32_t large_now;                    /* copies over SD_WQ_NOW_BYTES that run_now was offered */
 	uint64_t now_seen;                     /* held queues: the clock as this thread last read it */
 
 	/* ---- the server only: the worker, or a program thread that helps (serving == 1) ---- */

@@ -453,22 +453,43 @@ static inline bool sd_wq_idle(struct sd_engine_queue *q)
 }
 
 /*
- * run_now: a small copy submitted while the program's thread drives its
- * queue itself (the queue's `driven` mark: workers_help.c) and nothing of
- * the queue is in flight is made here, inside doca_task_submit.  Queued, it
+ * run_now: a copy submitted while the program's thread drives its queue
+ * itself (the queue's `driven` mark: workers_help.c) and nothing of the
+ * queue is in flight is made here, inside doca_task_submit.  Queued, it
  * would be made by this same thread a moment later, at the cost of a ring
  * entry, a pass and a poll; as a card copies a small payload written into
  * its descriptor.  Order holds, since nothing earlier of the context is
  * waiting (and what was is visible: `done` is read with acquire).  Not on
  * a held queue (chaos, a card model), whose completions must wait.
+ *
+ * Larger copies (up to SD_WQ_NOW_MAX_BYTES, so that one submit stays
+ * within a few microseconds) are made here too, all but one in
+ * SD_WQ_NOW_PROBE: that one is queued, and it is the probe that keeps the
+ * mark honest.  A program that waits on it makes it in its poll (the mark
+ * stays); a program that went on with other work leaves it to the worker,
+ * which then unmarks the queue, and its next large copies overlap its work
+ * again.  Without the probe no copy would ever be left for the worker to
+ * find, and a queue once marked would stay synchronous.
  */
 #define SD_WQ_NOW_BYTES 4096u
+#define SD_WQ_NOW_MAX_BYTES (256u << 10)
+#define SD_WQ_NOW_PROBE 16u
 
 static bool sd_wq_run_now(struct sd_engine_queue *q, const struct sd_copy_job *job, doca_error_t *status)
 {
-	if (q->held || job->total > SD_WQ_NOW_BYTES || !atomic_load_explicit(&q->driven, memory_order_relaxed) ||
-	    !sd_wq_idle(q))
+	bool large = job->total > SD_WQ_NOW_BYTES;
+
+	if (q->held || job->total > SD_WQ_NOW_MAX_BYTES || !atomic_load_explicit(&q->driven, memory_order_relaxed))
 		return false;
+	/*
+	 * A large copy behind queued ones (a probe, most often) makes them
+	 * first, as the poll of a waiting program would: this thread is
+	 * plainly here.  A pass under way on the worker leaves them queued.
+	 */
+	if (!sd_wq_idle(q) && !(large && sd_wq_help(q) && sd_wq_idle(q)))
+		return false;
+	if (large && ++q->large_now % SD_WQ_NOW_PROBE == 0)
+		return false; /* the probe */
 	/* Tell the worker the program is busy with its queue, as a poll does. */
 	atomic_store_explicit(&q->polls, ++q->polls_made, memory_order_relaxed);
 	*status = sd_cpu_engine.copy(job);
