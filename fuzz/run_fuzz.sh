@@ -10,7 +10,8 @@
 # export descriptor and the tasks run through its import), fuzz_rdma_cm (the RDMA
 # connection manager's handshake messages), fuzz_rdma_net (the headers of RDMA
 # messages across namespaces), fuzz_ucx_wire (the UCX transport's handshake
-# and access messages); default all of them.  Configures BUILD_DIR (default build-fuzz)
+# and access messages), fuzz_settings (topology files, fault specifications,
+# peer addresses, DOCA parameter files); default all of them.  Configures BUILD_DIR (default build-fuzz)
 # with clang when needed, builds the targets and runs each for SECONDS
 # (default 30) on a scratch corpus: fuzz_import's is seeded with a few
 # descriptors, fuzz_api's with the committed corpus fuzz/corpus/api (read,
@@ -26,7 +27,7 @@ secs=${1:-30}
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=${2:-"$here/build-fuzz"}
 [ $# -ge 2 ] && shift 2 || shift $#
-targets=${*:-fuzz_import fuzz_api fuzz_sync_event fuzz_card_timing fuzz_comch_fp fuzz_rdma_blob fuzz_rdma_desc fuzz_rdma_cm fuzz_rdma_net fuzz_ucx_wire}
+targets=${*:-fuzz_import fuzz_api fuzz_sync_event fuzz_card_timing fuzz_comch_fp fuzz_rdma_blob fuzz_rdma_desc fuzz_rdma_cm fuzz_rdma_net fuzz_ucx_wire fuzz_settings}
 
 if ! command -v clang >/dev/null 2>&1; then
 	echo "SKIP: clang is not installed"
@@ -125,6 +126,7 @@ for t in $targets; do
 	fuzz_rdma_cm) seed_rdma_cm "$corpus" ;;
 	fuzz_rdma_net) seed_rdma_net "$corpus" ;;
 	fuzz_ucx_wire) extra="$here/fuzz/corpus/ucx_wire" ;;
+	fuzz_settings) extra="$here/fuzz/corpus/settings" ;;
 	esac
 	log="$scratch/$t.log"
 	# New inputs go to the first directory only: the committed corpus stays as it is.

@@ -23,8 +23,8 @@
 #             (tests/install/run_package_test.sh; root only, else skipped)
 #   abi       exported-symbol check of the libraries (tests/abi/check_symbols.sh)
 #   bench     dma_bench --quick as a functional smoke run (no timing checks)
-#   fuzz      the libFuzzer targets (export-descriptor import, programs of
-#             public calls) for 25 s each, in the clang build of the asan
+#   fuzz      every libFuzzer target (peers' bytes, users' files, programs
+#             of public calls) for 25 s each, in the clang build of the asan
 #             step (fuzz/run_fuzz.sh; FUZZ_SECONDS changes the time)
 #   samples   the official DOCA samples, built unmodified and run through
 #             tools/run-samples.sh (with valgrind; dma_local_copy also on
@@ -406,7 +406,7 @@ step_bench() {
 
 step_fuzz() {
 	local secs=${FUZZ_SECONDS:-25} out rc=0
-	banner "fuzzers (fuzz/run_fuzz.sh, ${secs} s each: descriptor import, API programs)"
+	banner "fuzzers (fuzz/run_fuzz.sh, ${secs} s each, every target: docs/robustness.md)"
 	out="${TMPDIR:-/tmp}/softdoca-fuzz.$$.log"
 	"$root/fuzz/run_fuzz.sh" "$secs" "$root/build-asan" >"$out" 2>&1 || rc=$?
 	grep -v '^\(PASS\|FAIL\) ' "$out"
