@@ -43,9 +43,13 @@ struct sd_xp_guard {
 /*
  * The guard of the copy this thread is doing, NULL outside one.  Written
  * by this thread before any fault it can catch, so the signal handler's
- * access never has to allocate the thread's TLS block.
+ * access never has to allocate the thread's TLS block.  Initial-exec: a
+ * fixed offset from the thread pointer, where the default model for a
+ * shared library calls __tls_get_addr on every guarded copy (twice per
+ * host/DPU task); one pointer of the static TLS reserve that glibc keeps
+ * for such variables, even when the library is loaded by dlopen.
  */
-static _Thread_local struct sd_xp_guard *volatile sd_xp_guard_now;
+static _Thread_local struct sd_xp_guard *volatile sd_xp_guard_now __attribute__((tls_model("initial-exec")));
 
 static struct sigaction sd_xp_prev_action;   /* what SIGBUS did before us */
 static atomic_int sd_xp_guard_state;          /* 0 not yet, 1 installing, 2 installed, 3 failed */
