@@ -292,7 +292,11 @@ PY
 # The suites that move bytes, run again on the asynchronous cpu engine (the
 # meson setup `workers`: two library threads copy), as DPDK runs one test
 # suite on every driver.  Cases that need what only one engine does skip.
-engine_suites=(--suite dma --suite xproc --suite flows --suite dmatest --suite examples)
+# `unit` brings the context framework's task tests (exec), which run DMA
+# memcpy tasks through every state, and the registration tests (mem).  The
+# debug suite stays on the engine each of its tests names: its traces and
+# watchdog reports describe one engine's tracks.
+engine_suites=(--suite unit --suite dma --suite xproc --suite flows --suite dmatest --suite examples)
 
 # need_gcc_build - build build/ once (counted as the check "gcc: build");
 # true when there is something to test in it.
