@@ -13,7 +13,7 @@
  *       all TCP traffic), so each is idle while the other one is measured.  Writes
  *       DIR/desc (the descriptor) and DIR/raw ("ADDR PORT BUFADDR LEN");
  *       prints "ready"; exits when its stdin closes.
- *   ucx_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw]
+ *   ucx_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--after-silence]
  *       The DPU side.  For 64 B, 4 KiB, 64 KiB, 1 MiB and 4 MiB, reads and
  *       writes the exported buffer one operation at a time: with DMA
  *       memcpy tasks on the imported mmap (one task, resubmitted from its
@@ -25,7 +25,9 @@
  *       and times of the slices are summed.  Prints MB/s, the DMA/raw
  *       ratio, and the median latency of a 64 B operation.  --no-raw measures only DMA
  *       (the same-namespace comparison, where the import takes a local
- *       path); --label names the rows.
+ *       path); --label names the rows.  --after-silence then times single
+ *       64 B reads after pauses of 10 ms, 200 ms and 1.5 s (the exporter's
+ *       thread sleeps longer the longer the silence).
  *
  * bench/ucx-bench.sh runs both sides in two network namespaces and then
  * once more in one namespace.  Exit status 0 when every copy succeeded and
@@ -248,6 +250,33 @@ static bool pattern_ok(const uint8_t *p, size_t n)
 	return true;
 }
 
+/*
+ * --after-silence: one 64 B read after each of several pauses, timed alone.
+ * The exporter's thread sleeps longer the longer the silence (up to 50 ms
+ * after a second); the read's latency shows whether the request woke it at
+ * once (tens of microseconds) or waited out its sleep.
+ */
+static void silence_rows(struct dma_side *d, const char *label)
+{
+	static const double pauses[] = {0.01, 0.2, 1.5};
+	static struct acc a;
+
+	for (size_t i = 0; i < sizeof(pauses) / sizeof(pauses[0]); i++) {
+		printf("%-8s read  after %4.2f s of silence:", label, pauses[i]);
+		for (int rep = 0; rep < 3; rep++) {
+			struct timespec ts = {.tv_sec = (time_t)pauses[i],
+					      .tv_nsec = (long)((pauses[i] - (double)(time_t)pauses[i]) * 1e9)};
+
+			memset(&a, 0, sizeof(a));
+			nanosleep(&ts, NULL);
+			dma_run(d, false, 64, 0, &a);
+			printf(" %.0f us", a.nlat > 0 ? a.lat[0] : -1.0);
+		}
+		printf("\n");
+		fflush(stdout);
+	}
+}
+
 static int run_import(int argc, char **argv)
 {
 	const char *dir = arg(argc, argv, "--dir", NULL);
@@ -303,6 +332,8 @@ static int run_import(int argc, char **argv)
 			fflush(stdout);
 		}
 	}
+	if (flag(argc, argv, "--after-silence"))
+		silence_rows(&d, label);
 	if (bad != 0)
 		fprintf(stderr, "ucx_bench: the bytes read did not match the exporter's\n");
 	return bad != 0;
@@ -315,7 +346,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && strcmp(argv[1], "import") == 0)
 		return run_import(argc, argv);
 	fprintf(stderr, "usage: ucx_bench export --dir DIR [--size BYTES] [--no-raw]\n"
-			"       ucx_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw]\n"
+			"       ucx_bench import --dir DIR [--label NAME] [--seconds S] [--no-raw] [--after-silence]\n"
 			"(bench/ucx-bench.sh runs both sides)\n");
 	return 2;
 }
