@@ -293,10 +293,10 @@ PY
 # meson setup `workers`: two library threads copy), as DPDK runs one test
 # suite on every driver.  Cases that need what only one engine does skip.
 # `unit` brings the context framework's task tests (exec), which run DMA
-# memcpy tasks through every state, and the registration tests (mem).  The
-# debug suite stays on the engine each of its tests names: its traces and
-# watchdog reports describe one engine's tracks.
-engine_suites=(--suite unit --suite dma --suite xproc --suite flows --suite dmatest --suite examples)
+# memcpy tasks through every state, and the registration tests (mem).
+# `debug` brings fault injection, tracing (the workers' own spans are
+# checked there), the watchdog and the exit report.
+engine_suites=(--suite unit --suite dma --suite xproc --suite flows --suite dmatest --suite examples --suite debug)
 
 # need_gcc_build - build build/ once (counted as the check "gcc: build");
 # true when there is something to test in it.

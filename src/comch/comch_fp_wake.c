@@ -82,7 +82,7 @@ static struct sd_fp_wake *sd_fp_wake_get(struct doca_comch_consumer *c)
 		w->rd = p[0];
 		w->wr = p[1];
 		w->pe = c->ctx.pe;
-		if (sd_thread_start(&w->thread, NULL, sd_fp_wake_main, w) != 0) {
+		if (sd_thread_start(&w->thread, NULL, sd_fp_wake_main, w, "sd-comch-wake") != 0) {
 			sd_fp_wake_free(w);
 			w = NULL;
 		}

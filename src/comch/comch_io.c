@@ -265,7 +265,7 @@ doca_error_t sd_comch_io_start(struct sd_comch_ep *ep, const char *func)
 			      ep->ctx.ops->type_name, (void *)ep);
 		return DOCA_ERROR_INITIALIZATION;
 	}
-	err = sd_thread_start(&io->thread, NULL, sd_io_main, ep);
+	err = sd_thread_start(&io->thread, NULL, sd_io_main, ep, "sd-comch-io");
 	if (err != 0) {
 		sd_io_close_fds(io);
 		SD_LOG_ERR_AS(func, "cannot start the transport thread (error %d) (%s %p)", err,

@@ -172,7 +172,7 @@ static bool sd_wake_start(struct sd_rdma_wake *w, struct doca_rdma *rdma)
 		return true;
 	w->pe = rdma->ctx.pe;
 	atomic_store(&w->quit, false);
-	err = sd_thread_start(&w->thread, NULL, sd_wake_watch, w);
+	err = sd_thread_start(&w->thread, NULL, sd_wake_watch, w, "sd-rdma-wake");
 	if (err != 0) {
 		SD_LOG_WARN("rdma %p: cannot start its notification watcher (%s); a program asleep on its "
 			    "notification handle learns of connection events and deadlines only at its next "

@@ -32,6 +32,7 @@
 #include "debug_priv.h"
 #include "sd_exec.h"
 #include "sd_log.h"
+#include "sd_thread.h"
 
 #define SD_WATCHDOG_DEFAULT_S 5.0
 #define SD_WATCHDOG_MAX_S 86400.0
@@ -246,7 +247,7 @@ void sd_watchdog_ensure(void)
 		pthread_condattr_destroy(&attr);
 		sd_wd.wake_monotonic = true;
 	}
-	if (pthread_create(&sd_wd.thread, NULL, sd_wd_main, NULL) == 0) {
+	if (sd_thread_start(&sd_wd.thread, NULL, sd_wd_main, NULL, "sd-watchdog") == 0) {
 		sd_wd.running = true;
 		sd_wd.owner = getpid();
 	}

@@ -12,6 +12,7 @@
 #include <pthread.h>
 
 #include "sd_log.h"
+#include "sd_thread.h"
 #include "se_priv.h"
 
 static doca_error_t sd_se_ctx_start(struct doca_ctx *ctx)
@@ -74,7 +75,7 @@ void sd_se_watcher_start(struct doca_sync_event *ev)
 	ev->watch_from = atomic_load(&ev->sync->seq);
 	ev->watch_value_from = atomic_load(ev->value); /* the same for updates over the network (se_net.c) */
 	sd_pe_hold(ev->ctx.pe);
-	if (pthread_create(&ev->watcher, NULL, sd_se_watch, ev) != 0) {
+	if (sd_thread_start(&ev->watcher, NULL, sd_se_watch, ev, "sd-sync-watch") != 0) {
 		sd_pe_release(ev->ctx.pe);
 		SD_LOG_WARN("cannot start the notification watcher of sync event %p; its wait tasks complete "
 			    "only when doca_pe_progress is called",

@@ -258,7 +258,7 @@ static void writers_beside_a_small_buffer_survive_many_moves(void)
 		if (i % 2 == 0)
 			REQUIRE(pthread_create(&t[i], NULL, neighbour_main, &n[i]) == 0);
 		else
-			REQUIRE(sd_thread_start(&t[i], NULL, neighbour_main, &n[i]) == 0);
+			REQUIRE(sd_thread_start(&t[i], NULL, neighbour_main, &n[i], "neighbour") == 0);
 	}
 	for (int i = 0; i < MOVES; i++) {
 		struct doca_mmap *m = started(p, 256, DOCA_ACCESS_FLAG_PCI_READ_WRITE);

@@ -47,6 +47,7 @@
 
 #include "sd_dev.h"
 #include "sd_log.h"
+#include "sd_thread.h"
 #include "../card_timing.h"
 #include "workers_priv.h"
 
@@ -309,8 +310,9 @@ static void sd_worker_refresh(struct sd_worker *w, struct sd_worker_view *v)
 	atomic_store_explicit(&w->ack_gen, v->gen, memory_order_release);
 	retired = w->retired; /* not in the new list: nothing here looks at them any more */
 	w->retired = NULL;
-	pthread_mutex_unlock(&w->lock);
+	/* Under the lock, as the realloc above: a fork never finds a worker inside the allocator (see below). */
 	sd_pool_free_retired(retired);
+	pthread_mutex_unlock(&w->lock);
 }
 
 /*
@@ -390,6 +392,7 @@ static void *sd_worker_main(void *arg)
 	long doze_ns = SD_DOZE_MIN_NS;
 
 	sd_worker_thread = true;
+	atomic_store_explicit(&w->up, true, memory_order_release);
 
 	while (!atomic_load_explicit(&sd_pool.stopping, memory_order_relaxed)) {
 		uint64_t work;
@@ -491,22 +494,30 @@ static bool sd_worker_start(struct sd_worker *w, char *why, size_t why_len)
 	if (CPU_COUNT(&set) != 0)
 		(void)pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
 	atomic_store(&w->sleeping, SD_WORKER_AWAKE);
-	err = pthread_create(&w->thread, &attr, sd_worker_main, w);
+	atomic_store(&w->up, false);
+	snprintf(name, sizeof(name), "sd-dma-w%u", w->index);
+	err = sd_thread_start(&w->thread, &attr, sd_worker_main, w, name);
 	if (err == EINVAL && CPU_COUNT(&set) != 0) {
 		/* The CPU asked for is not ours to use (cgroup, taskset): run unpinned, and say so. */
 		SD_CONFIG_LOG("DMA worker %u cannot be placed on CPU %d; it runs on any CPU of the process", w->index,
 			      w->cpu);
 		pthread_attr_destroy(&attr);
 		pthread_attr_init(&attr);
-		err = pthread_create(&w->thread, &attr, sd_worker_main, w);
+		err = sd_thread_start(&w->thread, &attr, sd_worker_main, w, name);
 	}
 	pthread_attr_destroy(&attr);
 	if (err != 0) {
 		snprintf(why, why_len, "cannot start DMA worker thread %u: %s", w->index, strerror(err));
 		return false;
 	}
-	snprintf(name, sizeof(name), "sd-dma-w%u", w->index);
-	(void)pthread_setname_np(w->thread, name);
+	/*
+	 * Until its function runs, a new thread may be inside the allocator
+	 * (a sanitizer reads its stack bounds with pthread_getattr_np, which
+	 * allocates); wait for that to end, so that the fork rule below holds
+	 * from the moment doca_ctx_start returns.  Once per thread.
+	 */
+	while (!atomic_load_explicit(&w->up, memory_order_acquire))
+		sched_yield();
 	w->running = true;
 	return true;
 }
@@ -620,6 +631,36 @@ void sd_workers_detach(struct sd_engine_queue *q)
 /* ---- fork and unload ---- */
 
 /*
+ * A worker calls the allocator only under its lock (its list's realloc,
+ * the free of retired queues) once its start-up is over (sd_worker_start
+ * waits for that), and the fork holds every lock: so no worker is inside
+ * malloc or free when the process forks.  glibc's own
+ * fork handling would make that safe anyway; an allocator that has none
+ * (AddressSanitizer's, in gcc 12) would leave its lock held in the
+ * child, whose exit then waits for it forever (a program that forks
+ * just after doca_ctx_start, while its worker takes its first list).
+ */
+static bool sd_pool_held_at_fork[SD_WORKERS_MAX]; /* the worker locks the forking thread took */
+
+static void sd_pool_before_fork(void)
+{
+	pthread_mutex_lock(&sd_pool.lock); /* no thread starts meanwhile */
+	for (unsigned i = 0; i < SD_WORKERS_MAX; i++) {
+		sd_pool_held_at_fork[i] = sd_pool.workers[i].running;
+		if (sd_pool_held_at_fork[i])
+			pthread_mutex_lock(&sd_pool.workers[i].lock);
+	}
+}
+
+static void sd_pool_after_fork_parent(void)
+{
+	for (unsigned i = SD_WORKERS_MAX; i-- > 0;)
+		if (sd_pool_held_at_fork[i])
+			pthread_mutex_unlock(&sd_pool.workers[i].lock);
+	pthread_mutex_unlock(&sd_pool.lock);
+}
+
+/*
  * In a child only the forking thread exists: forget the threads but keep
  * their queue lists, so inherited queues are served again once the next
  * nudge (marked here as "asleep") or attach starts a thread.
@@ -646,7 +687,7 @@ static void sd_pool_after_fork_child(void)
 
 static void __attribute__((constructor)) sd_pool_register_fork(void)
 {
-	(void)pthread_atfork(NULL, NULL, sd_pool_after_fork_child);
+	(void)pthread_atfork(sd_pool_before_fork, sd_pool_after_fork_parent, sd_pool_after_fork_child);
 }
 
 /*

@@ -175,6 +175,7 @@ struct sd_worker {
 	/* The thread. */
 	pthread_t thread;
 	bool running;
+	_Atomic bool up;          /* its thread reached sd_worker_main: the thread library's start-up is over */
 	int cpu;                  /* pinned CPU, or -1 for the process's start-up CPU set */
 	unsigned index;
 };

@@ -574,7 +574,7 @@ static doca_error_t sd_ucx_server_start(const char *func, const struct sd_xp_net
 	atomic_store(&sd_srv.to_cut, 0);
 	sd_srv.closing = false;
 	sd_ucx_answers_reset();
-	rc = sd_thread_start(&sd_srv.thread, NULL, sd_ucx_server_main, NULL);
+	rc = sd_thread_start(&sd_srv.thread, NULL, sd_ucx_server_main, NULL, "sd-ucx-serve");
 	if (rc != 0) {
 		SD_LOG_ERR_AS(func, "cannot start the thread that serves exports over UCX: %s", strerror(rc));
 		sd_ucx_server_teardown();
