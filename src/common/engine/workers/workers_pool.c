@@ -302,6 +302,7 @@ static void sd_worker_refresh(struct sd_worker *w, struct sd_worker_view *v)
 		}
 		v->queues = bigger;
 		v->cap = w->nqueues;
+		w->view_mem = bigger;
 	}
 	if (w->nqueues != 0) /* none yet: the thread may look before the first attach adds its queue */
 		memcpy(v->queues, w->queues, w->nqueues * sizeof(*v->queues));
@@ -448,6 +449,9 @@ static void *sd_worker_main(void *arg)
 		worked = false;
 		idle_since = 0;
 	}
+	pthread_mutex_lock(&w->lock);
+	w->view_mem = NULL;
+	pthread_mutex_unlock(&w->lock);
 	free(v.queues);
 	return NULL;
 }
@@ -652,7 +656,7 @@ static void sd_pool_before_fork(void)
 	}
 }
 
-static void sd_pool_after_fork_parent(void)
+static void sd_pool_fork_unlock(void)
 {
 	for (unsigned i = SD_WORKERS_MAX; i-- > 0;)
 		if (sd_pool_held_at_fork[i])
@@ -667,6 +671,7 @@ static void sd_pool_after_fork_parent(void)
  */
 static void sd_pool_after_fork_child(void)
 {
+	sd_pool_fork_unlock(); /* the locks sd_pool_before_fork took are this thread's */
 	pthread_mutex_init(&sd_pool.lock, NULL);
 	for (unsigned i = 0; i < SD_WORKERS_MAX; i++) {
 		struct sd_worker *w = &sd_pool.workers[i];
@@ -677,6 +682,8 @@ static void sd_pool_after_fork_child(void)
 			atomic_store(&w->queues[k]->serving, 0);
 		sd_pool_free_retired(w->retired); /* the thread that would have freed them is not here */
 		w->retired = NULL;
+		free(w->view_mem); /* nor the thread that held this list */
+		w->view_mem = NULL;
 		if (!w->running)
 			continue;
 		w->running = false;
@@ -687,7 +694,7 @@ static void sd_pool_after_fork_child(void)
 
 static void __attribute__((constructor)) sd_pool_register_fork(void)
 {
-	(void)pthread_atfork(sd_pool_before_fork, sd_pool_after_fork_parent, sd_pool_after_fork_child);
+	(void)pthread_atfork(sd_pool_before_fork, sd_pool_fork_unlock, sd_pool_after_fork_child);
 }
 
 /*

@@ -172,6 +172,8 @@ struct sd_worker {
 	_Atomic uint32_t gen;     /* bumped by every change of `queues` */
 	_Atomic uint32_t ack_gen; /* the generation the thread serves now */
 	struct sd_engine_queue *retired; /* detached queues it may still see: freed at its next refresh */
+	/* The thread's own copy of `queues` (its view), kept here too so that a forked child frees it. */
+	struct sd_engine_queue **view_mem;
 	/* The thread. */
 	pthread_t thread;
 	bool running;
