@@ -27,7 +27,9 @@
  *       (the same-namespace comparison, where the import takes a local
  *       path); --label names the rows.  --after-silence then times single
  *       64 B reads after pauses of 10 ms, 200 ms and 1.5 s (the exporter's
- *       thread sleeps longer the longer the silence).
+ *       thread sleeps longer the longer the silence), with the raw side
+ *       also raw gets after the same pauses, its server asleep and then
+ *       spinning.
  *
  * bench/ucx-bench.sh runs both sides in two network namespaces and then
  * once more in one namespace.  Exit status 0 when every copy succeeded and
@@ -254,25 +256,51 @@ static bool pattern_ok(const uint8_t *p, size_t n)
  * --after-silence: one 64 B read after each of several pauses, timed alone.
  * The exporter's thread sleeps longer the longer the silence (up to 50 ms
  * after a second); the read's latency shows whether the request woke it at
- * once (tens of microseconds) or waited out its sleep.
+ * once (tens of microseconds) or waited out its sleep.  With the raw side,
+ * a raw ucp_get_nbx after each pause too, in turn with the DMA reads: its
+ * server sleeps by the same rule, so the raw line is what the machine, the
+ * link and UCX themselves cost after a silence.  A third get is made with
+ * the raw server spinning through the pause: what is left is the
+ * importer's side and the link.
  */
-static void silence_rows(struct dma_side *d, const char *label)
+static void pause_for(double s)
+{
+	struct timespec ts = {.tv_sec = (time_t)s, .tv_nsec = (long)((s - (double)(time_t)s) * 1e9)};
+
+	nanosleep(&ts, NULL);
+}
+
+static void silence_rows(struct dma_side *d, const char *label, bool raw)
 {
 	static const double pauses[] = {0.01, 0.2, 1.5};
 	static struct acc a;
 
-	for (size_t i = 0; i < sizeof(pauses) / sizeof(pauses[0]); i++) {
-		printf("%-8s read  after %4.2f s of silence:", label, pauses[i]);
-		for (int rep = 0; rep < 3; rep++) {
-			struct timespec ts = {.tv_sec = (time_t)pauses[i],
-					      .tv_nsec = (long)((pauses[i] - (double)(time_t)pauses[i]) * 1e9)};
+	static const char *const sides[] = {"DMA", "raw", "raw, server spinning"};
 
+	for (size_t i = 0; i < sizeof(pauses) / sizeof(pauses[0]); i++) {
+		double us[3][3];
+
+		for (int rep = 0; rep < 3; rep++) {
 			memset(&a, 0, sizeof(a));
-			nanosleep(&ts, NULL);
+			pause_for(pauses[i]);
 			dma_run(d, false, 64, 0, &a);
-			printf(" %.0f us", a.nlat > 0 ? a.lat[0] : -1.0);
+			us[0][rep] = a.nlat > 0 ? a.lat[0] : -1.0;
+			if (!raw)
+				continue;
+			memset(&a, 0, sizeof(a));
+			pause_for(pauses[i]);
+			raw_run(false, d->mem, 64, 0, &a);
+			us[1][rep] = a.nlat > 0 ? a.lat[0] : -1.0;
+			memset(&a, 0, sizeof(a));
+			ucx_raw_spin(true);
+			pause_for(pauses[i]);
+			raw_run(false, d->mem, 64, 0, &a);
+			ucx_raw_spin(false);
+			us[2][rep] = a.nlat > 0 ? a.lat[0] : -1.0;
 		}
-		printf("\n");
+		for (int side = 0; side < (raw ? 3 : 1); side++)
+			printf("%-8s read  after %4.2f s of silence, %-20s %5.0f %5.0f %5.0f us\n", label, pauses[i],
+			       sides[side], us[side][0], us[side][1], us[side][2]);
 		fflush(stdout);
 	}
 }
@@ -333,7 +361,7 @@ static int run_import(int argc, char **argv)
 		}
 	}
 	if (flag(argc, argv, "--after-silence"))
-		silence_rows(&d, label);
+		silence_rows(&d, label, raw);
 	if (bad != 0)
 		fprintf(stderr, "ucx_bench: the bytes read did not match the exporter's\n");
 	return bad != 0;
