@@ -53,6 +53,8 @@ void sd_ucx_context_put(void);
 /* The liveness bound: SOFTDOCA_PEER_TIMEOUT_MS, default 1000. */
 uint32_t sd_ucx_timeout_ms(void);
 uint64_t sd_ucx_timeout_ns(void);
+/* How long the serving thread polls after the last event before it sleeps: SOFTDOCA_PEER_SERVE_SPIN_MS, default 2. */
+uint64_t sd_ucx_serve_spin_ns(void);
 
 
 /* "10.1.2.3:4567" or "[fd00::1]:4567" into `out`. */

@@ -65,6 +65,41 @@ uint64_t sd_ucx_timeout_ns(void)
 	return (uint64_t)sd_ucx_timeout_ms() * 1000000ull;
 }
 
+/*
+ * The serving thread's spin.  Waking from the UCX worker's event
+ * descriptor costs the first access of a burst 1 to 6 ms (docs/ucx.md);
+ * a program with idle gaps shorter than the spin never pays it, for a
+ * core kept busy meanwhile.
+ */
+#define SD_UCX_SPIN_DEFAULT_MS 2u
+#define SD_UCX_SPIN_MAX_MS 600000u
+
+static pthread_once_t sd_ucx_spin_once = PTHREAD_ONCE_INIT;
+static uint32_t sd_ucx_spin_value = SD_UCX_SPIN_DEFAULT_MS;
+
+static void sd_ucx_spin_read(void)
+{
+	const char *text = getenv("SOFTDOCA_PEER_SERVE_SPIN_MS");
+	char *end;
+	unsigned long v;
+
+	if (text == NULL || text[0] == '\0')
+		return;
+	v = strtoul(text, &end, 10);
+	if (*end != '\0' || text[0] == '-' || v > SD_UCX_SPIN_MAX_MS) {
+		SD_LOG_WARN("SOFTDOCA_PEER_SERVE_SPIN_MS=%s is not a number of milliseconds from 0 to %u; using %u", text,
+			    SD_UCX_SPIN_MAX_MS, SD_UCX_SPIN_DEFAULT_MS);
+		return;
+	}
+	sd_ucx_spin_value = (uint32_t)v;
+}
+
+uint64_t sd_ucx_serve_spin_ns(void)
+{
+	(void)pthread_once(&sd_ucx_spin_once, sd_ucx_spin_read);
+	return (uint64_t)sd_ucx_spin_value * 1000000ull;
+}
+
 void sd_ucx_net_text(const struct sd_xp_net *net, char *out, size_t size)
 {
 	char ip[INET6_ADDRSTRLEN] = "?";

@@ -5,8 +5,9 @@
  * address facing the peer (port chosen by the kernel), and one library
  * thread that progresses the worker, so the exporting program never calls
  * the library for a peer's copy: its accesses are messages this thread
- * applies (ucx_serve.c).  The thread spins while there is traffic and
- * sleeps on the worker's event descriptor otherwise.  That descriptor does
+ * applies (ucx_serve.c).  The thread spins while there is traffic (and
+ * SOFTDOCA_PEER_SERVE_SPIN_MS after it, 2 ms by default) and sleeps on the
+ * worker's event descriptor otherwise.  That descriptor does
  * not fire for every kind of TCP traffic, so the sleep is also bounded: 1 ms during the first 100 ms of silence, 10 ms up to a
  * second, 50 ms after that; a request arriving during a long silence waits
  * at most that long, far inside the liveness bound.
@@ -54,8 +55,6 @@
 #include "xproc_relay.h"
 
 #define SD_UCX_EXPORT_MAGIC 0x55435845u /* "EXCU" */
-/* Busy-poll this long after the last event before sleeping (a burst of copies stays awake). */
-#define SD_UCX_SPIN_NS 2000000ull
 /* Connections a server keeps at most; more are rejected at the listener. */
 #define SD_UCX_MAX_PEERS 1024u
 /* How long closing one connection may take (a forced close completes locally). */
@@ -446,6 +445,8 @@ static void sd_ucx_sleep(uint64_t silent_ns, bool watching)
 
 static void *sd_ucx_server_main(void *arg)
 {
+	/* Busy-poll this long after the last event before sleeping (a burst of copies stays awake). */
+	const uint64_t spin_ns = sd_ucx_serve_spin_ns();
 	uint64_t last_event = sd_mono_ns();
 
 	(void)arg;
@@ -465,7 +466,7 @@ static void *sd_ucx_server_main(void *arg)
 			last_event = now;
 			continue;
 		}
-		if (now - last_event > SD_UCX_SPIN_NS)
+		if (now - last_event > spin_ns)
 			sd_ucx_sleep(now - last_event, watched != 0);
 	}
 	while (sd_srv.peers != NULL) {
