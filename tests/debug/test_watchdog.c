@@ -7,10 +7,10 @@
  *
  * meson runs each case in its own process with its own SOFTDOCA_WATCHDOG.
  */
-#include <dirent.h>
 #include <time.h>
 
 #include "debug_test.h"
+#include "sd_threads.h"
 #include "sd_time.h"
 
 #define WATCHDOG_S 0.3 /* SOFTDOCA_WATCHDOG of the cases that judge reports (meson.build) */
@@ -20,26 +20,7 @@ static struct sd_fx fx;
 /* Threads of this process named sd-watchdog (the engine's own threads, if any, have names of their own). */
 static int watchdog_threads(void)
 {
-	DIR *dir = opendir("/proc/self/task");
-	struct dirent *e;
-	int n = 0;
-
-	while (dir != NULL && (e = readdir(dir)) != NULL) {
-		char path[300], name[32] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (f != NULL && fgets(name, sizeof(name), f) != NULL && strcmp(name, "sd-watchdog\n") == 0)
-			n++;
-		if (f != NULL)
-			fclose(f);
-	}
-	if (dir != NULL)
-		closedir(dir);
-	return dir != NULL ? n : -1;
+	return sd_threads_named("sd-watchdog", NULL, 0);
 }
 
 static void nap_ms(long ms)

@@ -16,7 +16,6 @@
  * Run with SOFTDOCA_XPROC_PATH=ucx (exports are offered over UCX without a
  * peer); built only with the UCX transport.
  */
-#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,7 @@
 #include <doca_mmap.h>
 
 #include "sd_test.h"
+#include "sd_threads.h"
 
 #define WATCH_MS 300
 #define BUSY_MIN_MS 60
@@ -40,36 +40,21 @@ static FILE *log_file;
 /* CPU milliseconds (user + system) of this process's thread named `name`; -1 when there is none. */
 static long thread_cpu_ms(const char *name)
 {
-	DIR *dir = opendir("/proc/self/task");
-	struct dirent *e;
+	char dir[300], path[320], stat[1024];
+	unsigned long ut = 0, st = 0;
 	long ms = -1;
+	FILE *f;
 
-	while (dir != NULL && ms < 0 && (e = readdir(dir)) != NULL) {
-		char path[300], comm[32] = "", stat[1024];
-		unsigned long ut = 0, st = 0;
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
-		f = fopen(path, "r");
-		if (f != NULL && fgets(comm, sizeof(comm), f) != NULL)
-			comm[strcspn(comm, "\n")] = '\0';
-		if (f != NULL)
-			fclose(f);
-		if (strcmp(comm, name) != 0)
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
-		f = fopen(path, "r");
-		/* Fields 14 and 15 (utime, stime), after the ")" that ends the name. */
-		if (f != NULL && fgets(stat, sizeof(stat), f) != NULL && strrchr(stat, ')') != NULL &&
-		    sscanf(strrchr(stat, ')') + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2)
-			ms = (long)((ut + st) * 1000 / (unsigned long)sysconf(_SC_CLK_TCK));
-		if (f != NULL)
-			fclose(f);
-	}
-	if (dir != NULL)
-		closedir(dir);
+	if (sd_threads_named(name, dir, sizeof(dir)) < 1)
+		return -1;
+	snprintf(path, sizeof(path), "%s/stat", dir);
+	f = fopen(path, "r");
+	/* Fields 14 and 15 (utime, stime), after the ")" that ends the name. */
+	if (f != NULL && fgets(stat, sizeof(stat), f) != NULL && strrchr(stat, ')') != NULL &&
+	    sscanf(strrchr(stat, ')') + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2)
+		ms = (long)((ut + st) * 1000 / (unsigned long)sysconf(_SC_CLK_TCK));
+	if (f != NULL)
+		fclose(f);
 	return ms;
 }
 

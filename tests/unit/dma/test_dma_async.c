@@ -39,7 +39,6 @@
  *             a program whose copies are made and that waits only for the
  *             modelled time never gives its CPU away (sched_yield)
  */
-#include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <linux/userfaultfd.h>
@@ -56,6 +55,7 @@
 #include <unistd.h>
 
 #include "dma_fixture.h"
+#include "sd_threads.h"
 
 #define BIG (1u << 20)
 
@@ -309,31 +309,7 @@ static void the_handle_wakes_a_pe_armed_after_the_submit(void)
 /* The /proc folder of this process's thread called `name` into `dir`; false when there is none. */
 static bool thread_dir(const char *name, char *dir, size_t len)
 {
-	DIR *tasks = opendir("/proc/self/task");
-	struct dirent *de;
-	bool found = false;
-
-	if (tasks == NULL)
-		return false;
-	while (!found && (de = readdir(tasks)) != NULL) {
-		char path[300], comm[64] = "";
-		FILE *f;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", de->d_name);
-		f = fopen(path, "r");
-		if (f == NULL)
-			continue;
-		if (fgets(comm, sizeof(comm), f) != NULL && strncmp(comm, name, strlen(name)) == 0 &&
-		    comm[strlen(name)] == '\n') {
-			snprintf(dir, len, "/proc/self/task/%s", de->d_name);
-			found = true;
-		}
-		fclose(f);
-	}
-	closedir(tasks);
-	return found;
+	return sd_threads_named(name, dir, len) > 0;
 }
 
 static bool thread_named(const char *name)

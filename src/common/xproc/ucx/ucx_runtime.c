@@ -37,21 +37,31 @@ static struct {
 static pthread_once_t sd_ucx_timeout_once = PTHREAD_ONCE_INIT;
 static uint32_t sd_ucx_timeout_value = SD_UCX_TIMEOUT_DEFAULT_MS;
 
-static void sd_ucx_timeout_read(void)
+/*
+ * A number of milliseconds from `min` to `max` in the variable `name`, or
+ * `dflt` when unset or empty; anything else is one WARNING and `dflt`.
+ */
+static uint32_t sd_ucx_env_ms(const char *name, unsigned long min, unsigned long max, uint32_t dflt)
 {
-	const char *text = getenv("SOFTDOCA_PEER_TIMEOUT_MS");
+	const char *text = getenv(name);
 	char *end;
 	unsigned long v;
 
 	if (text == NULL || text[0] == '\0')
-		return;
+		return dflt;
 	v = strtoul(text, &end, 10);
-	if (*end != '\0' || v < SD_UCX_TIMEOUT_MIN_MS || v > SD_UCX_TIMEOUT_MAX_MS) {
-		SD_LOG_WARN("SOFTDOCA_PEER_TIMEOUT_MS=%s is not a number of milliseconds from %u to %u; using %u", text,
-			    SD_UCX_TIMEOUT_MIN_MS, SD_UCX_TIMEOUT_MAX_MS, SD_UCX_TIMEOUT_DEFAULT_MS);
-		return;
+	if (*end != '\0' || text[0] == '-' || v < min || v > max) {
+		SD_LOG_WARN("%s=%s is not a number of milliseconds from %lu to %lu; using %u", name, text, min, max,
+			    dflt);
+		return dflt;
 	}
-	sd_ucx_timeout_value = (uint32_t)v;
+	return (uint32_t)v;
+}
+
+static void sd_ucx_timeout_read(void)
+{
+	sd_ucx_timeout_value = sd_ucx_env_ms("SOFTDOCA_PEER_TIMEOUT_MS", SD_UCX_TIMEOUT_MIN_MS, SD_UCX_TIMEOUT_MAX_MS,
+					     SD_UCX_TIMEOUT_DEFAULT_MS);
 }
 
 uint32_t sd_ucx_timeout_ms(void)
@@ -79,19 +89,7 @@ static uint32_t sd_ucx_spin_value = SD_UCX_SPIN_DEFAULT_MS;
 
 static void sd_ucx_spin_read(void)
 {
-	const char *text = getenv("SOFTDOCA_PEER_SERVE_SPIN_MS");
-	char *end;
-	unsigned long v;
-
-	if (text == NULL || text[0] == '\0')
-		return;
-	v = strtoul(text, &end, 10);
-	if (*end != '\0' || text[0] == '-' || v > SD_UCX_SPIN_MAX_MS) {
-		SD_LOG_WARN("SOFTDOCA_PEER_SERVE_SPIN_MS=%s is not a number of milliseconds from 0 to %u; using %u", text,
-			    SD_UCX_SPIN_MAX_MS, SD_UCX_SPIN_DEFAULT_MS);
-		return;
-	}
-	sd_ucx_spin_value = (uint32_t)v;
+	sd_ucx_spin_value = sd_ucx_env_ms("SOFTDOCA_PEER_SERVE_SPIN_MS", 0, SD_UCX_SPIN_MAX_MS, SD_UCX_SPIN_DEFAULT_MS);
 }
 
 uint64_t sd_ucx_serve_spin_ns(void)
