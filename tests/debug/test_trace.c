@@ -221,8 +221,7 @@ static void every_task_is_one_slice_on_its_engines_track(void)
 {
 	const char *path = getenv("SOFTDOCA_TRACE");
 	struct tally ta, tb;
-	const char *workers = getenv("SOFTDOCA_DMA_WORKERS");
-	bool worker_engine = workers != NULL && atoi(workers) > 0;
+	bool worker_engine = sd_engine_is_async();
 	struct engine_spans es;
 	int faults, spans, tracks;
 	uint64_t t0;

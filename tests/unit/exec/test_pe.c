@@ -67,7 +67,7 @@ static void each_progress_call_reports_exactly_one_task_in_order(void)
 	CHECK_OK(doca_pe_get_num_inflight_tasks(fx.pe, &n));
 	CHECK_EQ_U64(n, 5);
 	for (uint64_t i = 0; i < 5; i++) {
-		CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+		CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 		CHECK_EQ_U64(fx.log.n, 2 + i);
 		CHECK(fx.log.ev[1 + i].kind == SD_FX_TASK_OK);
 		CHECK_EQ_U64(fx.log.ev[1 + i].task_ud, 100 + i);
@@ -109,7 +109,7 @@ static void notification_handle_wakes_only_when_work_is_pending(void)
 	CHECK_OK(doca_pe_request_notification(fx.pe));
 	CHECK(handle_readable(fx.pe));
 	CHECK_OK(doca_pe_clear_notification(fx.pe, 12345)); /* the handle argument is ignored */
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	CHECK_EQ_U64(doca_pe_progress(fx.pe), 0);
 
 	/* Not armed: a submit does not signal. */
@@ -117,7 +117,7 @@ static void notification_handle_wakes_only_when_work_is_pending(void)
 	task = submit_copy(64, 32, 2);
 	REQUIRE(task != NULL);
 	CHECK(!handle_readable(fx.pe));
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	doca_task_free(doca_dma_task_memcpy_as_task(task));
 	CHECK_ERR(doca_pe_request_notification(NULL), DOCA_ERROR_INVALID_VALUE);
 	CHECK_ERR(doca_pe_clear_notification(NULL, 0), DOCA_ERROR_INVALID_VALUE);
@@ -138,7 +138,7 @@ static void a_pending_stop_transition_wakes_an_armed_pe(void)
 	doca_task_free(doca_dma_task_memcpy_as_task(task));
 	CHECK(handle_readable(fx.pe)); /* the free made the IDLE transition pending */
 	CHECK_OK(doca_pe_clear_notification(fx.pe, 0));
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	sd_fx_teardown(&fx);
 }
 
@@ -169,14 +169,14 @@ static void progress_inside_a_callback_is_a_no_op(void)
 	REQUIRE(doca_ctx_start(fx.ctx) == DOCA_SUCCESS);
 	REQUIRE(submit_copy(0, 8, 1) != NULL);
 	REQUIRE(submit_copy(8, 8, 2) != NULL);
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	CHECK(r.ran);
 	CHECK_EQ_U64(r.progress, 0);
 	CHECK_ERR(r.set_mode, DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(r.destroy, DOCA_ERROR_IN_USE);
 	CHECK_EQ_U64(fx.log.n, 2); /* the second task was not reported recursively */
 	fx.log.on_task = NULL;
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	for (size_t i = 1; i < fx.log.n; i++)
 		doca_task_free(doca_dma_task_memcpy_as_task(fx.log.ev[i].task));
 	sd_fx_teardown(&fx);
@@ -204,8 +204,7 @@ static void event_mode_accepts_only_its_two_values(void)
  */
 static void tasks_of_two_contexts_complete_in_global_submission_order(void)
 {
-	const char *workers = getenv("SOFTDOCA_DMA_WORKERS");
-	bool global = workers == NULL || atoi(workers) == 0;
+	bool global = !sd_engine_is_async();
 	struct doca_dma *dma2;
 	struct doca_dma_task_memcpy *t;
 	union doca_data ud2 = {.ptr = &fx.log};
