@@ -92,7 +92,7 @@ static void stop_with_an_allocated_task_waits_for_its_free(void)
 	doca_task_free(doca_dma_task_memcpy_as_task(task));
 	CHECK_OK(doca_ctx_get_state(fx.ctx, &st));
 	CHECK(st == DOCA_CTX_STATE_STOPPING); /* free never finishes the stop itself */
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	CHECK(is_state_event(2, DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE));
 	CHECK_EQ_U64(doca_pe_progress(fx.pe), 0);
 	sd_fx_teardown(&fx);
@@ -121,12 +121,12 @@ static void stop_from_a_completion_callback_finishes_in_the_next_progress(void)
 	REQUIRE(doca_dma_task_memcpy_alloc_init(fx.dma, sd_fx_src_buf(&fx, 0, 64), sd_fx_dst_buf(&fx, 0, 64), ud,
 						&task) == DOCA_SUCCESS);
 	REQUIRE(doca_task_submit(doca_dma_task_memcpy_as_task(task)) == DOCA_SUCCESS);
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	CHECK_ERR(stop_result, DOCA_ERROR_IN_PROGRESS);
 	CHECK_EQ_U64(fx.log.n, 3); /* RUNNING, task ok, STOPPING */
 	CHECK(fx.log.ev[1].kind == SD_FX_TASK_OK);
 	CHECK(is_state_event(2, DOCA_CTX_STATE_RUNNING, DOCA_CTX_STATE_STOPPING));
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	CHECK(is_state_event(3, DOCA_CTX_STATE_STOPPING, DOCA_CTX_STATE_IDLE));
 	CHECK_EQ_U64(doca_pe_progress(fx.pe), 0);
 	CHECK(memcmp(fx.src_mem, fx.dst_mem, 64) == 0);
@@ -161,9 +161,9 @@ static void destroy_inside_the_idle_callback_is_allowed(void)
 						&task) == DOCA_SUCCESS);
 	REQUIRE(doca_task_submit(doca_dma_task_memcpy_as_task(task)) == DOCA_SUCCESS);
 	fx.log.arg = &stop_result;
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	fx.log.arg = &destroy_result;
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	CHECK_OK(destroy_result);
 	CHECK_EQ_U64(doca_pe_progress(fx.pe), 0);
 	fx.dma = NULL;

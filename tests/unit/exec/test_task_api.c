@@ -38,7 +38,7 @@ static void status_follows_the_task_through_its_life(void)
 	CHECK_OK(doca_task_get_status(task));
 	CHECK_OK(doca_task_submit(task));
 	CHECK_ERR(doca_task_get_status(task), DOCA_ERROR_IN_PROGRESS);
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	CHECK_ERR(fx.log.ev[1].status, DOCA_SUCCESS); /* read inside the callback */
 	CHECK_OK(doca_task_get_status(task));
 	CHECK(doca_task_get_ctx(task) == fx.ctx);
@@ -65,7 +65,7 @@ static void submit_checks_run_in_the_documented_order(void)
 	CHECK_ERR(doca_task_try_submit(task), DOCA_ERROR_IN_USE);
 	CHECK_ERR(doca_task_get_status(task), DOCA_ERROR_IN_PROGRESS); /* not clobbered by the refusal */
 	doca_task_free(task); /* in flight: kept until its report */
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	CHECK(fx.log.ev[1].kind == SD_FX_TASK_OK);
 	CHECK_ERR(doca_task_submit(task), DOCA_ERROR_INVALID_VALUE); /* freed while the pool lives */
 	doca_task_free(task);                                        /* double free: ignored */
@@ -86,7 +86,7 @@ static void submit_outside_running_is_a_bad_state(void)
 	CHECK_ERR(doca_task_get_status(task), DOCA_ERROR_BAD_STATE);
 	CHECK_ERR(doca_task_try_submit(task), DOCA_ERROR_BAD_STATE);
 	doca_task_free(task);
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1); /* STOPPING -> IDLE */
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1); /* STOPPING -> IDLE */
 	sd_fx_teardown(&fx);
 }
 
@@ -153,7 +153,7 @@ static void a_refused_try_submit_logs_one_error_naming_the_rule(void)
 	sdk_error_records = 0;
 	sdk_progress_records = 0;
 	CHECK_OK(doca_task_submit(task));
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	CHECK_EQ_U64(sdk_error_records, 1);
 	CHECK_EQ_U64(sdk_progress_records, 1);
 	sdk_error_records = 0;
@@ -185,7 +185,7 @@ static void execution_failure_stops_the_context_before_the_error_callback(void)
 	CHECK_EQ_U64(fx.log.ev[4].task_ud, 3);
 	CHECK(fx.dst_mem[32] == 0); /* the flushed task copied nothing */
 	free_reported_tasks();
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	CHECK(fx.log.ev[5].kind == SD_FX_STATE && fx.log.ev[5].next == DOCA_CTX_STATE_IDLE);
 	sd_fx_teardown(&fx);
 }
@@ -212,7 +212,7 @@ static void stop_flushes_in_flight_tasks_with_shutdown(void)
 	for (size_t i = 0; i < 256; i++)
 		CHECK(fx.dst_mem[i] == 0);
 	free_reported_tasks();
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	CHECK_EQ_U64(doca_pe_progress(fx.pe), 0);
 	sd_fx_teardown(&fx);
 }
@@ -245,7 +245,7 @@ static void a_task_resubmitted_from_its_callback_is_reported_by_a_later_call(voi
 	REQUIRE(task != NULL);
 	REQUIRE(doca_task_submit(task) == DOCA_SUCCESS);
 	for (int i = 0; i < 4; i++) {
-		CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+		CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 		CHECK_EQ_U64(fx.log.n, 2 + (size_t)i);
 		CHECK_EQ_U64(fx.log.ev[1 + i].task_ud, 10 + (uint64_t)i);
 	}
@@ -298,7 +298,7 @@ static void a_task_freed_in_flight_is_reported_then_returns_to_its_pool(void)
 	doca_task_free(task);
 	/* Still the context's until its report: the one-task pool stays empty. */
 	CHECK_ERR(doca_dma_task_memcpy_alloc_init(fx.dma, NULL, NULL, ud, &again), DOCA_ERROR_NO_MEMORY);
-	CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 	REQUIRE(fx.log.n == 2);
 	CHECK(fx.log.ev[1].kind == SD_FX_TASK_OK && fx.log.ev[1].task_ud == 7);
 	CHECK(fx.dst_mem[63] == 0x5a); /* the copy was made */
@@ -353,7 +353,7 @@ static void a_freed_task_its_callback_resubmits_returns_after_its_last_report(vo
 	REQUIRE(doca_task_submit(task) == DOCA_SUCCESS);
 	doca_task_free(task);
 	for (int i = 0; i < 3; i++) {
-		CHECK_EQ_U64(doca_pe_progress(fx.pe), 1);
+		CHECK_EQ_U64(sd_progress_one(fx.pe), 1);
 		CHECK_EQ_U64(fx.log.ev[1 + i].task_ud, 20 + (uint64_t)i);
 		if (i < 2) /* resubmitted: still the application's task, and in flight again */
 			CHECK_ERR(doca_dma_task_memcpy_alloc_init(fx.dma, NULL, NULL, ud, &again),

@@ -198,7 +198,7 @@ static void submit_checks_leave_a_refused_instance_idle(void)
 	/* The task was submitted directly: it is busy. */
 	REQUIRE(doca_task_submit(gfx_t(task)) == DOCA_SUCCESS);
 	CHECK_REJECT(doca_graph_instance_submit(inst), DOCA_ERROR_IN_USE, "doca_graph_instance_submit");
-	CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(g.fx.pe), 1);
 	CHECK_EQ_U64(gfx_ctx1_task_cbs(&g), 1); /* a direct submission keeps its callbacks */
 	/* The root's context is not RUNNING. */
 	REQUIRE(doca_ctx_stop(g.fx.ctx) == DOCA_ERROR_IN_PROGRESS); /* the task is still allocated */

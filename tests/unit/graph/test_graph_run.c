@@ -185,18 +185,18 @@ static void each_progress_call_does_one_unit(void)
 	CHECK_OK(doca_graph_instance_submit(c.inst));
 	CHECK_ERR(doca_task_get_status(gfx_t(c.task)), DOCA_ERROR_IN_PROGRESS);
 	/* 1: the task report (its callback suppressed); the user node waits for a later call. */
-	CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(g.fx.pe), 1);
 	CHECK_OK(doca_task_get_status(gfx_t(c.task)));
 	CHECK_EQ_U64(c.user.calls, 0);
 	CHECK_OK(doca_pe_get_num_inflight_tasks(g.fx.pe, &inflight));
 	CHECK_EQ_U64(inflight, 0);
 	CHECK(memcmp(g.fx.dst_mem, g.fx.src_mem, 256) == 0);
 	/* 2: the user node. */
-	CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(g.fx.pe), 1);
 	CHECK_EQ_U64(c.user.calls, 1);
 	CHECK_EQ_U64(gfx_ndone, 0);
 	/* 3: the instance callback. */
-	CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(g.fx.pe), 1);
 	CHECK_EQ_U64(gfx_ndone, 1);
 	CHECK(gfx_done[0].ok);
 	/* 4: nothing left. */
@@ -214,12 +214,12 @@ static void a_root_user_node_runs_from_progress_not_from_submit(void)
 	REQUIRE(chain_build(&c, true));
 	CHECK_OK(doca_graph_instance_submit(c.inst));
 	CHECK_EQ_U64(c.user.calls, 0); /* a user node runs from progress, not from submit */
-	CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 1);
+	CHECK_EQ_U64(sd_progress_one(g.fx.pe), 1);
 	CHECK_EQ_U64(c.user.calls, 1);
 	CHECK_ERR(doca_task_get_status(gfx_t(c.task)), DOCA_ERROR_IN_PROGRESS); /* launched, not yet reported */
-	CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 1); /* the task */
+	CHECK_EQ_U64(sd_progress_one(g.fx.pe), 1); /* the task */
 	CHECK_EQ_U64(gfx_ndone, 0);
-	CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 1); /* the callback */
+	CHECK_EQ_U64(sd_progress_one(g.fx.pe), 1); /* the callback */
 	CHECK_EQ_U64(gfx_ndone, 1);
 	CHECK(gfx_done[0].ok);
 	CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 0);
@@ -349,8 +349,8 @@ static void queued_user_nodes_of_a_failed_run_never_run(void)
 	REQUIRE(doca_graph_instance_set_user_node_data(inst, user, &u) == DOCA_SUCCESS);
 	/* Both are roots: the task is submitted, the user node waits in the graph queue. */
 	CHECK_OK(doca_graph_instance_submit(inst));
-	CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 1); /* the task step comes first and fails */
-	CHECK_EQ_U64(doca_pe_progress(g.fx.pe), 1); /* the error callback, not the user node */
+	CHECK_EQ_U64(sd_progress_one(g.fx.pe), 1); /* the task step comes first and fails */
+	CHECK_EQ_U64(sd_progress_one(g.fx.pe), 1); /* the error callback, not the user node */
 	CHECK_EQ_U64(gfx_ndone, 1);
 	CHECK(!gfx_done[0].ok);
 	CHECK_EQ_U64(u.calls, 0);
