@@ -270,37 +270,42 @@ static void pause_for(double s)
 	nanosleep(&ts, NULL);
 }
 
+enum silence_side { SILENT_DMA, SILENT_RAW, SILENT_RAW_SPINNING, SILENT_SIDES };
+
+/* One 64 B read after `pause` seconds of silence on `side`; its latency in us, -1 if none was taken. */
+static double read_after_silence(struct dma_side *d, enum silence_side side, double pause)
+{
+	static struct acc a;
+
+	memset(&a, 0, sizeof(a));
+	if (side == SILENT_RAW_SPINNING)
+		ucx_raw_spin(true);
+	pause_for(pause);
+	if (side == SILENT_DMA)
+		dma_run(d, false, 64, 0, &a);
+	else
+		raw_run(false, d->mem, 64, 0, &a);
+	if (side == SILENT_RAW_SPINNING)
+		ucx_raw_spin(false);
+	return a.nlat > 0 ? a.lat[0] : -1.0;
+}
+
 static void silence_rows(struct dma_side *d, const char *label, bool raw)
 {
 	static const double pauses[] = {0.01, 0.2, 1.5};
-	static struct acc a;
-
-	static const char *const sides[] = {"DMA", "raw", "raw, server spinning"};
+	static const char *const names[SILENT_SIDES] = {"DMA", "raw", "raw, server spinning"};
+	int sides = raw ? SILENT_SIDES : 1;
 
 	for (size_t i = 0; i < sizeof(pauses) / sizeof(pauses[0]); i++) {
-		double us[3][3];
+		double us[SILENT_SIDES][3];
 
-		for (int rep = 0; rep < 3; rep++) {
-			memset(&a, 0, sizeof(a));
-			pause_for(pauses[i]);
-			dma_run(d, false, 64, 0, &a);
-			us[0][rep] = a.nlat > 0 ? a.lat[0] : -1.0;
-			if (!raw)
-				continue;
-			memset(&a, 0, sizeof(a));
-			pause_for(pauses[i]);
-			raw_run(false, d->mem, 64, 0, &a);
-			us[1][rep] = a.nlat > 0 ? a.lat[0] : -1.0;
-			memset(&a, 0, sizeof(a));
-			ucx_raw_spin(true);
-			pause_for(pauses[i]);
-			raw_run(false, d->mem, 64, 0, &a);
-			ucx_raw_spin(false);
-			us[2][rep] = a.nlat > 0 ? a.lat[0] : -1.0;
-		}
-		for (int side = 0; side < (raw ? 3 : 1); side++)
+		/* The sides take turns within each repetition, so a slow moment of the machine hits them alike. */
+		for (int rep = 0; rep < 3; rep++)
+			for (int side = 0; side < sides; side++)
+				us[side][rep] = read_after_silence(d, (enum silence_side)side, pauses[i]);
+		for (int side = 0; side < sides; side++)
 			printf("%-8s read  after %4.2f s of silence, %-20s %5.0f %5.0f %5.0f us\n", label, pauses[i],
-			       sides[side], us[side][0], us[side][1], us[side][2]);
+			       names[side], us[side][0], us[side][1], us[side][2]);
 		fflush(stdout);
 	}
 }

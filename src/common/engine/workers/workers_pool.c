@@ -672,6 +672,12 @@ static void sd_pool_fork_unlock(void)
 static void sd_pool_after_fork_child(void)
 {
 	sd_pool_fork_unlock(); /* the locks sd_pool_before_fork took are this thread's */
+	/*
+	 * Fresh locks all the same.  Today every worker lock another thread
+	 * takes is taken under the pool lock or belongs to a running worker,
+	 * so all were free or this thread's; re-creating them keeps the child
+	 * safe should a later change take one elsewhere.
+	 */
 	pthread_mutex_init(&sd_pool.lock, NULL);
 	for (unsigned i = 0; i < SD_WORKERS_MAX; i++) {
 		struct sd_worker *w = &sd_pool.workers[i];
