@@ -23,6 +23,7 @@
  * the system-call paths.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -397,6 +398,32 @@ static int sd_share_move(uintptr_t lo, uintptr_t hi, void *dst, int prot, int fd
 	return err;
 }
 
+/*
+ * The memfd is sealed against shrinking once it has its size.  It is the
+ * library's file, not the program's: nothing ever needs to shrink it, and
+ * a file that cannot shrink cannot take pages away from an importer's
+ * mapping, so importers copy through it without the SIGBUS guard
+ * (xproc_access.c).  A kernel that refuses the seal leaves the file as it
+ * was; importers then keep the guard.
+ */
+#define SD_SHARE_SEALS (F_SEAL_SHRINK | F_SEAL_SEAL)
+
+static int sd_share_memfd(size_t len)
+{
+	int fd = memfd_create("softdoca-registered", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+
+	if (fd < 0)
+		return -1;
+	if (ftruncate(fd, (off_t)len) != 0) {
+		close(fd);
+		return -1;
+	}
+	if (fcntl(fd, F_ADD_SEALS, SD_SHARE_SEALS) != 0)
+		SD_LOG_DBG("the registration memfd cannot be sealed (%s): importers copy under the SIGBUS guard",
+			   strerror(errno));
+	return fd;
+}
+
 /* Move [lo, hi) onto a fresh memfd; the entry describing it, or NULL with `why`. */
 static struct sd_share_entry *sd_share_onto_memfd(uintptr_t lo, uintptr_t hi, int prot, const char **why)
 {
@@ -404,10 +431,10 @@ static struct sd_share_entry *sd_share_onto_memfd(uintptr_t lo, uintptr_t hi, in
 	size_t len = hi - lo;
 	struct stat st;
 	void *dst = MAP_FAILED;
-	int fd = memfd_create("softdoca-registered", MFD_CLOEXEC);
+	int fd = sd_share_memfd(len);
 
 	*why = "the kernel refused a memfd of that size";
-	if (e != NULL && fd >= 0 && ftruncate(fd, (off_t)len) == 0 && fstat(fd, &st) == 0)
+	if (e != NULL && fd >= 0 && fstat(fd, &st) == 0)
 		dst = sd_share_sys_mmap(len, PROT_READ | PROT_WRITE, MAP_SHARED, fd);
 	if (dst != MAP_FAILED && sd_share_move(lo, hi, dst, prot, fd, true) != 0) {
 		*why = "the kernel refused to move the pages (mprotect or mremap)";

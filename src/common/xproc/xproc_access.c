@@ -4,7 +4,8 @@
  * Paths, tried in this order at import:
  *   shared   the range is a shared file mapping: map the same file, memcpy
  *            (guarded: a file that shrinks under the import fails the copy
- *            with EFAULT instead of killing us with SIGBUS, xproc_guard.c)
+ *            with EFAULT instead of killing us with SIGBUS, xproc_guard.c;
+ *            a file sealed against shrinking needs no guard)
  *   vm       process_vm_readv / process_vm_writev (cross-memory attach)
  *   procmem  pread / pwrite on /proc/PID/mem, where only the vm calls are
  *            filtered (seccomp)
@@ -113,9 +114,15 @@ static bool sd_xp_lock_held_throttled(struct sd_xp_import *imp)
 	return !sd_xp_check_due(&imp->next_lock_check_ns) || sd_xp_lock_held(imp);
 }
 
-/* A relay that died without retiring its record revokes its re-export all the same. */
-static bool sd_xp_relay_alive_throttled(struct sd_xp_import *imp)
+/*
+ * A relay that died without retiring its record revokes its re-export all
+ * the same.  An import without a relay to ask (most) answers here, without
+ * a call.
+ */
+static inline bool sd_xp_relay_alive_throttled(struct sd_xp_import *imp)
 {
+	if (imp->relay.fd < 0)
+		return !atomic_load_explicit(&imp->relay.revoked, memory_order_relaxed);
 	return sd_xp_relay_lock_ok(&imp->relay);
 }
 
@@ -193,6 +200,22 @@ static int sd_xp_procmem_copy(struct sd_xp_import *imp, uint8_t *local, uint64_t
 	return 0;
 }
 
+/*
+ * A copy through the shared mapping.  Only a file that shrank can make it
+ * fault, so a file sealed against shrinking (softdoca's own registration
+ * memfd, mmap_share.c) needs no guard: the import checked at open that the
+ * file covered the whole range, and a seal is never taken off.  Any other
+ * file (the program's own memfd, a /dev/shm object) is copied under the
+ * SIGBUS guard.
+ */
+static inline int sd_xp_shared_copy(const struct sd_xp_import *imp, void *dst, const void *src, size_t len)
+{
+	if (!imp->cannot_shrink)
+		return sd_xp_guarded_copy(dst, src, len, imp->base, imp->map_len);
+	memmove(dst, src, len); /* a buffer may overlap its peer (same pages, two views) */
+	return 0;
+}
+
 static doca_error_t sd_xp_copy_result(struct sd_xp_import *imp, int err)
 {
 	if (err == 0)
@@ -218,7 +241,7 @@ doca_error_t sd_xp_access_read(struct sd_xp_import *imp, void *dst, uint64_t rad
 		memmove(dst, imp->base + (raddr - imp->page), len);
 		break;
 	case SD_XP_PATH_SHARED:
-		err = sd_xp_guarded_copy(dst, imp->base + (raddr - imp->page), len, imp->base, imp->map_len);
+		err = sd_xp_shared_copy(imp, dst, imp->base + (raddr - imp->page), len);
 		if (!sd_xp_lock_held_throttled(imp))
 			return sd_xp_gone(imp);
 		break;
@@ -254,7 +277,7 @@ doca_error_t sd_xp_access_write(struct sd_xp_import *imp, uint64_t raddr, const 
 	case SD_XP_PATH_SHARED:
 		if (!sd_xp_lock_held_throttled(imp))
 			return sd_xp_gone(imp);
-		err = sd_xp_guarded_copy(imp->base + (raddr - imp->page), src, len, imp->base, imp->map_len);
+		err = sd_xp_shared_copy(imp, imp->base + (raddr - imp->page), src, len);
 		break;
 	case SD_XP_PATH_VM:
 		/* Writes cannot be taken back: make sure the pid is still the exporter first. */
@@ -368,12 +391,14 @@ static int sd_xp_shared_map(struct sd_xp_import *imp, const struct sd_xp_desc *d
 	char path[64];
 	struct stat st;
 	void *base;
-	int fd, err = 0;
+	int fd, seals, err = 0;
 
 	snprintf(path, sizeof(path), "/proc/%u/fd/%d", d->who.pid, d->shared.fd);
 	fd = open(path, (imp->writable ? O_RDWR : O_RDONLY) | O_CLOEXEC);
 	if (fd < 0)
 		return errno;
+	/* Seals first, size second: a file sealed before its size was read stays at least that long. */
+	seals = fcntl(fd, F_GET_SEALS);
 	if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_dev != d->shared.dev ||
 	    (uint64_t)st.st_ino != d->shared.ino || st.st_size < 0 ||
 	    (uint64_t)st.st_size < d->shared.file_off || (uint64_t)st.st_size - d->shared.file_off < span) {
@@ -393,6 +418,7 @@ static int sd_xp_shared_map(struct sd_xp_import *imp, const struct sd_xp_desc *d
 	imp->base = base;
 	imp->page = page;
 	imp->map_len = map_len;
+	imp->cannot_shrink = seals >= 0 && (seals & F_SEAL_SHRINK) != 0;
 	return 0;
 }
 
@@ -512,5 +538,6 @@ void sd_xp_access_close(struct sd_xp_import *imp)
 		close(imp->mem_fd);
 	imp->mem_fd = -1;
 	imp->base = NULL;
+	imp->cannot_shrink = false;
 	imp->path = SD_XP_PATH_NONE;
 }

@@ -263,8 +263,11 @@ doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const voi
 		SD_LOG_DBG("export %llu of pid %u is not live; every access to this import will fail",
 			   (unsigned long long)d.export_id, d.who.pid);
 	else
-		SD_LOG_DBG("export %llu of pid %u is reached by %s", (unsigned long long)d.export_id, d.who.pid,
-			   sd_xp_path_name(imp->path));
+		SD_LOG_DBG("export %llu of pid %u is reached by %s%s", (unsigned long long)d.export_id, d.who.pid,
+			   sd_xp_path_name(imp->path),
+			   imp->path != SD_XP_PATH_SHARED ? ""
+			   : imp->cannot_shrink         ? " (sealed against shrinking: unguarded copies)"
+							: " (copies under the SIGBUS guard)");
 	mmap->addr = (uint8_t *)(uintptr_t)d.addr;
 	mmap->len = (size_t)d.len;
 	mmap->range_set = true;

@@ -181,6 +181,7 @@ struct sd_xp_import {
 	uint8_t *base;      /* local view of `page` for SELF and SHARED */
 	uint64_t page;      /* exporter address that `base` maps */
 	size_t map_len;     /* bytes mapped at base (SHARED) */
+	bool cannot_shrink; /* SHARED: the file is sealed against shrinking, so no copy can fault */
 	_Atomic int dead;   /* sticky once the export was seen gone */
 	_Atomic uint64_t next_lock_check_ns; /* SHARED: throttle of the lock check */
 };

@@ -9,9 +9,13 @@
  * The moves are observed in /proc/self/maps (the memfd is named
  * "softdoca-registered"), the bytes directly.
  */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include "reg_test.h"
@@ -83,6 +87,64 @@ static void pci_export_right_moves_heap_memory_onto_a_memfd_and_back(void)
 	CHECK(REG_ERRORS() == 0);
 	CHECK_OK(doca_mmap_destroy(m));
 	free(p); /* the heap takes its pages back as usual */
+}
+
+/* A descriptor of this process open on the registration memfd, or -1. */
+static int registration_memfd(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int found = -1;
+
+	while (d != NULL && found < 0 && (e = readdir(d)) != NULL) {
+		char path[300], target[256];
+		ssize_t n;
+
+		snprintf(path, sizeof(path), "/proc/self/fd/%s", e->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n > 0) {
+			target[n] = '\0';
+			if (strstr(target, "memfd:softdoca-registered") != NULL)
+				found = atoi(e->d_name);
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+	return found;
+}
+
+/*
+ * The memfd is the library's: sealed against shrinking, so that no
+ * importer's view can lose a page (importers copy through it without the
+ * SIGBUS guard).  Even a program that finds the descriptor cannot shrink
+ * it, and its bytes stay.  Growing stays allowed.
+ */
+static void registration_memfd_is_sealed_against_shrinking(void)
+{
+	size_t len = 256 * 1024;
+	uint8_t *p = reg_fresh(len);
+	struct doca_mmap *m;
+	struct stat st;
+	int fd;
+
+	REQUIRE(p != NULL);
+	fill(p, len, 4);
+	m = started(p, len, DOCA_ACCESS_FLAG_PCI_READ_WRITE);
+	REQUIRE(m != NULL);
+	REQUIRE(on_registration_memfd(p));
+	fd = registration_memfd();
+	REQUIRE(fd >= 0);
+	int seals = fcntl(fd, F_GET_SEALS);
+	CHECK(seals >= 0 && (seals & F_SEAL_SHRINK) != 0);
+	CHECK(seals >= 0 && (seals & F_SEAL_GROW) == 0);
+	errno = 0;
+	CHECK(ftruncate(fd, 0) != 0 && errno == EPERM);
+	CHECK(fstat(fd, &st) == 0 && (size_t)st.st_size >= len);
+	CHECK(filled(p, len, 4));
+	CHECK_OK(doca_mmap_stop(m));
+	CHECK(!on_registration_memfd(p) && filled(p, len, 4));
+	CHECK_OK(doca_mmap_destroy(m));
+	munmap(p, len);
 }
 
 static void no_pci_right_or_knob_off_leaves_the_range_private(void)
@@ -402,6 +464,7 @@ int main(void)
 		sd_test_skip("no device to register memory with");
 	unsetenv("SOFTDOCA_MMAP_SHARE");
 	SD_RUN(pci_export_right_moves_heap_memory_onto_a_memfd_and_back);
+	SD_RUN(registration_memfd_is_sealed_against_shrinking);
 	SD_RUN(no_pci_right_or_knob_off_leaves_the_range_private);
 	SD_RUN(stack_memory_stays_where_it_is_and_still_starts);
 	SD_RUN(a_threads_stack_memory_stays_where_it_is_and_still_starts);
