@@ -94,21 +94,60 @@ static pthread_once_t sd_share_atfork_once = PTHREAD_ONCE_INIT;
 
 /* ---- the knob ------------------------------------------------------------ */
 
-/* SOFTDOCA_MMAP_SHARE: memfd (default) or off; unknown values warn once and mean memfd. */
+/*
+ * Is this process running under valgrind?  Valgrind's own client request
+ * where its header was there at build time, and in any case the preload
+ * that valgrind puts in the environment of the program it runs (and takes
+ * out again for the children it does not follow).
+ */
+static bool sd_share_under_valgrind(void)
+{
+	const char *pre = getenv("LD_PRELOAD");
+
+#ifdef RUNNING_ON_VALGRIND
+	if (RUNNING_ON_VALGRIND != 0)
+		return true;
+#endif
+	return pre != NULL && strstr(pre, "vgpreload") != NULL;
+}
+
+/*
+ * Unset, the knob means memfd, except under valgrind: a thread that writes
+ * to a range while it moves takes the move's write-protection fault, and
+ * valgrind does not hand that fault to our handler as the kernel does (it
+ * dies of it, or crashes inside itself).  A program checked under valgrind
+ * keeps its ranges private, and its importers use the system-call paths;
+ * SOFTDOCA_MMAP_SHARE=memfd asks for the move all the same.
+ */
+static bool sd_share_default(void)
+{
+	static atomic_bool said;
+
+	if (!sd_share_under_valgrind())
+		return true;
+	if (!atomic_exchange(&said, true))
+		priv_doca_sdk_log_at(DOCA_LOG_LEVEL_DEBUG, __FILE__, __LINE__, "doca_mmap_start",
+				     "running under valgrind: exported ranges stay private (%s=memfd moves them)",
+				     SD_SHARE_ENV);
+	return false;
+}
+
+/* SOFTDOCA_MMAP_SHARE: memfd (default) or off; unknown values warn once and mean the default. */
 static bool sd_share_enabled_env(void)
 {
 	static atomic_bool warned;
 	const char *v = getenv(SD_SHARE_ENV);
 
-	if (v == NULL || *v == '\0' || strcmp(v, "memfd") == 0)
+	if (v == NULL || *v == '\0')
+		return sd_share_default();
+	if (strcmp(v, "memfd") == 0)
 		return true;
 	if (strcmp(v, "off") == 0)
 		return false;
 	if (!atomic_exchange(&warned, true))
 		priv_doca_sdk_log_at(DOCA_LOG_LEVEL_WARNING, __FILE__, __LINE__, "doca_mmap_start",
-				     "%s=%s is not memfd or off; exported ranges are made shareable (memfd)",
-				     SD_SHARE_ENV, v);
-	return true;
+				     "%s=%s is not memfd or off; taken as unset", SD_SHARE_ENV, v);
+	return sd_share_default();
 }
 
 /* ---- writers that fault during a move ------------------------------------ */
