@@ -581,6 +581,23 @@ static const char *sd_share_locked(uintptr_t lo, uintptr_t hi)
 	return NULL;
 }
 
+/*
+ * A range that stays private while peers may write it: under valgrind it
+ * counts as written from the start.  Valgrind sees neither a card's DMA
+ * nor another process's system call, so the bytes a peer writes there
+ * would be reported as never written when the program reads them.  A range
+ * that moves onto a memfd is already counted so (sd_share_copy).  Outside
+ * valgrind this is a few no-op instructions.
+ */
+static void sd_share_private_peer_writable(const struct doca_mmap *mmap)
+{
+	const uint32_t peer_writes =
+		DOCA_ACCESS_FLAG_PCI_READ_WRITE | DOCA_ACCESS_FLAG_RDMA_WRITE | DOCA_ACCESS_FLAG_RDMA_ATOMIC;
+
+	if ((mmap->access_mask & peer_writes) != 0)
+		VALGRIND_MAKE_MEM_DEFINED(mmap->addr, mmap->len);
+}
+
 void sd_mmap_share(struct doca_mmap *mmap)
 {
 	size_t page = sd_mem_page_size();
@@ -589,13 +606,19 @@ void sd_mmap_share(struct doca_mmap *mmap)
 	const char *why;
 
 	mmap->reg_shared = false;
-	if (mmap->len == 0 || !sd_share_wanted(mmap))
+	if (mmap->len == 0)
 		return;
+	if (!sd_share_wanted(mmap)) {
+		sd_share_private_peer_writable(mmap);
+		return;
+	}
 	pthread_once(&sd_share_atfork_once, sd_share_atfork_register);
 	pthread_mutex_lock(&sd_share_lock);
 	why = sd_share_locked(lo, hi);
 	pthread_mutex_unlock(&sd_share_lock);
 	mmap->reg_shared = why == NULL;
+	if (why != NULL)
+		sd_share_private_peer_writable(mmap);
 	if (why != NULL)
 		SD_MEM_DEBUG_AS("doca_mmap_start",
 				"mmap %p: the range %p + %zu stays private (%s); importers reach it with a system call "

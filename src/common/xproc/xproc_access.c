@@ -43,18 +43,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#if defined(__has_include)
-#if __has_include(<valgrind/valgrind.h>)
-#include <valgrind/valgrind.h>
-#endif
-#endif
-#ifndef VALGRIND_DISABLE_ERROR_REPORTING
-#define VALGRIND_DISABLE_ERROR_REPORTING ((void)0)
-#define VALGRIND_ENABLE_ERROR_REPORTING ((void)0)
-#endif
-
 #include "sd_log.h"
 #include "sd_mem.h"
+#include "sd_valgrind.h"
 #include "xproc_priv.h"
 
 /* One system call moves at most this much, so a stop cuts a long copy short. */
@@ -166,20 +157,15 @@ static inline bool sd_xp_in_range(const struct sd_xp_import *imp, uint64_t raddr
 
 /*
  * The system calls that write the exporter's memory stand for a card
- * reading the program's buffer, which valgrind never sees.  Under valgrind
- * their argument check would report bytes the program never wrote (a send
- * of a buffer nobody filled, as a benchmark does) inside softdoca, where a
- * card reports nothing: that check is off for these calls alone.  Outside
- * valgrind the requests are a few no-op instructions.
+ * reading the program's buffer: valgrind does not check them
+ * (sd_valgrind.h says why).
  */
 static ssize_t sd_xp_vm_writev(pid_t pid, const struct iovec *l, unsigned long ln, const struct iovec *r,
 			       unsigned long rn)
 {
 	ssize_t got;
 
-	VALGRIND_DISABLE_ERROR_REPORTING;
-	got = process_vm_writev(pid, l, ln, r, rn, 0);
-	VALGRIND_ENABLE_ERROR_REPORTING;
+	SD_VG_UNCHECKED(got = process_vm_writev(pid, l, ln, r, rn, 0));
 	return got;
 }
 
@@ -187,9 +173,7 @@ static ssize_t sd_xp_procmem_pwrite(int fd, const void *local, size_t n, off_t a
 {
 	ssize_t got;
 
-	VALGRIND_DISABLE_ERROR_REPORTING;
-	got = pwrite(fd, local, n, at);
-	VALGRIND_ENABLE_ERROR_REPORTING;
+	SD_VG_UNCHECKED(got = pwrite(fd, local, n, at));
 	return got;
 }
 
