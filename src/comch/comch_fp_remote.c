@@ -19,16 +19,27 @@
 #include "comch_fp_priv.h"
 #include "sd_log.h"
 
+/*
+ * The endpoint's table, made at first use.  Two threads may both find none
+ * (comch_priv.h): the first to publish wins and the other frees its copy,
+ * so no record is ever written into a table that is then replaced.
+ */
 struct sd_fp_table *sd_fp_table_of(struct sd_comch_ep *ep)
 {
-	if (ep->fp == NULL) {
-		ep->fp = calloc(1, sizeof(*ep->fp));
-		if (ep->fp != NULL) {
-			ep->fp->next_consumer_id = 1;
-			ep->fp->next_producer_id = 1;
-		}
-	}
-	return ep->fp;
+	struct sd_fp_table *t = atomic_load_explicit(&ep->fp, memory_order_acquire);
+	struct sd_fp_table *fresh;
+
+	if (t != NULL)
+		return t;
+	fresh = calloc(1, sizeof(*fresh));
+	if (fresh == NULL)
+		return NULL;
+	fresh->next_consumer_id = 1;
+	fresh->next_producer_id = 1;
+	if (atomic_compare_exchange_strong_explicit(&ep->fp, &t, fresh, memory_order_acq_rel, memory_order_acquire))
+		return fresh;
+	free(fresh);
+	return t;
 }
 
 static void sd_fp_remote_drop(struct sd_fp_remote *r)

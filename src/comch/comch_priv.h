@@ -219,7 +219,12 @@ struct sd_comch_ep {
 	atomic_uint fp_users;
 	/* fast path (comch_fp_*.c): the other side's consumers, ids handed out here */
 	struct doca_comch_event_consumer ev_consumer;
-	struct sd_fp_table *fp;
+	/*
+	 * Made at first use, which may come on two threads at once: a consumer
+	 * created on a thread of its own, and a consumer announced to the
+	 * connection's thread.  Published once (sd_fp_table_of), never moved.
+	 */
+	struct sd_fp_table *_Atomic fp;
 };
 
 struct doca_comch_server {
