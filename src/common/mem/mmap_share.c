@@ -617,12 +617,12 @@ void sd_mmap_share(struct doca_mmap *mmap)
 	why = sd_share_locked(lo, hi);
 	pthread_mutex_unlock(&sd_share_lock);
 	mmap->reg_shared = why == NULL;
-	if (why != NULL)
-		sd_share_private_peer_writable(mmap);
-	if (why != NULL)
-		SD_MEM_DEBUG_AS("doca_mmap_start",
-				"mmap %p: the range %p + %zu stays private (%s); importers reach it with a system call "
-				"per copy", (void *)mmap, (void *)mmap->addr, mmap->len, why);
+	if (why == NULL)
+		return;
+	sd_share_private_peer_writable(mmap);
+	SD_MEM_DEBUG_AS("doca_mmap_start",
+			"mmap %p: the range %p + %zu stays private (%s); importers reach it with a system call "
+			"per copy", (void *)mmap, (void *)mmap->addr, mmap->len, why);
 }
 
 /* Take the entry out of the list and move its pages back; under the lock. */
