@@ -29,13 +29,14 @@
  * one task in flight (the modelled latency).
  *
  *   ./build/bench/hostdpu_bench [-t seconds per row] [--quick] [--card bf2]
- *                               [--engine inline|workers] [--split]
+ *                               [--engine inline|workers] [--split] [--big]
  *
  * --engine runs one engine's rows only (for a profiler, or to repeat one
  * column quickly); --card needs both, since it judges against the worker
- * engine's own rates.  --split adds, per big size, where the gap to memcpy
- * lies: the buffers, the engine's per-task path, or the import's access
- * path (split_row).
+ * engine's own rates.  --big runs the rows of 16 KiB and up alone (so
+ * does --card not go with it).  --split adds, per big size, where the gap
+ * to memcpy lies: the buffers, the engine's per-task path, or the import's
+ * access path (split_row).
  *
  * Exit status: 0 when every copy succeeded and matched, whatever the
  * numbers; 1 on a functional failure.
@@ -74,6 +75,7 @@ static const size_t task_sizes[] = {16, 64, 256, 1024, 4096, 16384, 65536};
 static const size_t big_sizes[] = {16384, 65536, 262144, 1 << 20};
 #define BIG_TARGET_FROM 65536 /* the 0.95x target starts here; smaller rows are for comparison */
 
+static bool big_only; /* --big: the big rows alone (a profiler's or a quick comparison's run) */
 static bool split; /* --split: where each big row's gap lies (split_row) */
 
 static double now_s(void)
@@ -767,8 +769,9 @@ static int dpu_main(const struct host_region *r, bool inline_engine, double seco
 	}
 	printf("\n== engine %s: batches of %d tasks on one context, submitted whole then drained\n",
 	       inline_engine ? "inline" : "workers", BATCH);
-	local_reference_row(&p);
-	for (size_t i = 0; i < sizeof(task_sizes) / sizeof(task_sizes[0]); i++) {
+	if (!big_only)
+		local_reference_row(&p);
+	for (size_t i = 0; !big_only && i < sizeof(task_sizes) / sizeof(task_sizes[0]); i++) {
 		double rd = rate_row(&p, task_sizes[i], false, task_sizes[i] <= 256 ? target : 0);
 		double rd_ms = p.ms_median_rate;
 		double wr = rate_row(&p, task_sizes[i], true, task_sizes[i] <= 256 ? target : 0);
@@ -778,7 +781,8 @@ static int dpu_main(const struct host_region *r, bool inline_engine, double seco
 			out->rate[1][i] = wr > 0 ? p.ms_median_rate : 0;
 		}
 	}
-	latency_row(&p, inline_engine);
+	if (!big_only)
+		latency_row(&p, inline_engine);
 	for (size_t i = 0; i < sizeof(big_sizes) / sizeof(big_sizes[0]); i++)
 		big_row(&p, big_sizes[i]);
 	for (size_t i = 0; i < sizeof(big_sizes) / sizeof(big_sizes[0]); i++)
@@ -926,6 +930,8 @@ int main(int argc, char **argv)
 			seconds = atof(argv[++i]);
 		else if (strcmp(argv[i], "--split") == 0)
 			split = true;
+		else if (strcmp(argv[i], "--big") == 0)
+			big_only = true;
 		else if (strcmp(argv[i], "--card") == 0 && i + 1 < argc)
 			card = argv[++i];
 		else if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "inline") == 0)
@@ -933,10 +939,14 @@ int main(int argc, char **argv)
 		else if (strcmp(argv[i], "--engine") == 0 && i + 1 < argc && strcmp(argv[i + 1], "workers") == 0)
 			only = 1, i++;
 		else {
-			fprintf(stderr, "usage: %s [-t seconds per row] [--quick] [--card bf2] [--engine inline|workers] [--split]\n",
+			fprintf(stderr, "usage: %s [-t seconds per row] [--quick] [--card bf2] [--engine inline|workers] [--split] [--big]\n",
 				argv[0]);
 			return 2;
 		}
+	}
+	if (card != NULL && big_only) {
+		fprintf(stderr, "hostdpu_bench: --card judges against the small rows, which --big leaves out\n");
+		return 2;
 	}
 	if (card != NULL && only >= 0) {
 		fprintf(stderr, "hostdpu_bench: --card judges against the worker engine's rates: run both engines\n");
