@@ -88,7 +88,7 @@ doca_error_t doca_dma_create(struct doca_dev *dev, struct doca_dma **dma)
 	if (!priv_doca_dev_is_valid(dev))
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "dev %p is not an open device", (void *)dev);
 
-	inst = calloc(1, sizeof(*inst));
+	inst = sd_lines_calloc(1, sizeof(*inst));
 	if (inst == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "cannot allocate a DMA instance on device %s",
 				 dev->node->pci_addr);

@@ -44,7 +44,11 @@ struct doca_dma {
 	uint64_t max_buf_size;
 	uint32_t max_tasks;
 	struct sd_engine_queue *queue; /* asynchronous engines: open while started */
-	/* V2 and V4 for a one-element task: max_buf_size, or 0 when no list fits. */
+	/*
+	 * What every task reads, within one line (the instance is allocated on
+	 * a line, sd_lines.h; checked below).  V2 and V4 for a one-element
+	 * task: max_buf_size, or 0 when no list fits.
+	 */
 	uint64_t max_one_total;
 	/* The engine's one-range local copy (NULL when it has none). */
 	void (*copy_local)(uint8_t *dst, const uint8_t *src, size_t len);
@@ -58,6 +62,11 @@ struct doca_dma {
 	uint64_t ok_dst_seq;
 	bool ordered_completions; /* doca_dma_set_ordered_completions (dma_ordered.c) */
 };
+
+/* The per-task fields share a line of the line-allocated instance. */
+_Static_assert(offsetof(struct doca_dma, max_one_total) / SD_LINE ==
+		       (offsetof(struct doca_dma, ok_dst_seq) + sizeof(uint64_t) - 1) / SD_LINE,
+	       "a DMA instance's per-task fields share one line");
 
 struct doca_dma_task_memcpy {
 	struct doca_task base; /* must stay first: the framework hands us doca_task */

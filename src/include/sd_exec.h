@@ -26,6 +26,7 @@
 #include <doca_pe.h>
 #include <doca_types.h>
 
+#include "sd_lines.h"
 #include "sd_visibility.h"
 
 struct doca_dev;
@@ -274,34 +275,42 @@ static inline bool sd_task_of_ctx_type(const struct doca_task *task, const struc
 }
 
 struct doca_pe {
+	/*
+	 * The first line (sd_lines.h; the PE is allocated on a line): what
+	 * doca_pe_progress reads on every call.  Nothing another thread writes
+	 * shares it (the watchdog only reads progress_calls).
+	 */
 	uint32_t magic; /* SD_PE_MAGIC while valid */
-	struct doca_ctx *ctxs;   /* connected contexts */
 	uint32_t num_ctxs;
+	struct doca_ctx *ctxs;   /* connected contexts */
 	struct doca_task *fifo_head;
 	struct doca_task *fifo_tail;
+	/* issue 12 (sd_debug.h): calls of doca_pe_progress, read by the watchdog. */
+	uint64_t progress_calls;
 	uint32_t stopping;       /* connected contexts in STOPPING */
 	uint32_t event_ctxs;     /* connected contexts with an event step */
 	uint32_t bound_graphs;   /* graphs bound to this PE */
 	uint32_t scan_epoch;
 	bool dispatching;        /* a callback of this PE is running */
+	enum doca_pe_event_mode event_mode;
+	/* The first line ends here; workers touch what follows. */
+	int efd;                 /* eventfd notification handle */
 	atomic_bool armed;       /* doca_pe_request_notification armed it */
 	/*
 	 * Worker jobs that may still touch this PE (to wake it); destroy waits
 	 * for them, since a worker publishes a task before it kicks the PE.
 	 */
 	atomic_uint jobs_touching;
-	enum doca_pe_event_mode event_mode;
-	int efd;                 /* eventfd notification handle */
 	/* Optional graph engine hooks; NULL until a graph binds. */
 	bool (*graph_pending)(struct doca_pe *pe);
 	void (*graph_dispatch)(struct doca_pe *pe);
 	/* A graph-owned task finished (status already set, task app-owned). */
 	void (*graph_task_report)(struct doca_pe *pe, struct doca_task *task);
 	void *graph_priv;
-	/* issue 12 (sd_debug.h): calls of doca_pe_progress, read by the watchdog; trace track. */
-	uint64_t progress_calls;
-	uint32_t debug_id;
+	uint32_t debug_id; /* issue 12 (sd_debug.h): trace track */
 };
+
+_Static_assert(offsetof(struct doca_pe, efd) == SD_LINE, "doca_pe_progress's fields fill the PE's first line alone");
 
 #define SD_PE_MAGIC 0x50454e47u /* "PENG" */
 

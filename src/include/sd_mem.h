@@ -16,6 +16,7 @@
 #include <doca_mmap.h>
 #include <doca_types.h>
 
+#include "sd_lines.h"
 #include "sd_visibility.h"
 
 struct doca_dev;
@@ -77,34 +78,18 @@ enum sd_mem_atomic_op {
 struct sd_engine_async;
 
 struct doca_mmap {
+	/*
+	 * The first line (sd_lines.h; the map is allocated on a line): what a
+	 * DMA task reads of its maps, so that a task after a large copy meets
+	 * one line of each map.
+	 */
 	uint32_t magic; /* SD_MMAP_MAGIC while valid */
 	enum sd_mmap_state state;
 	bool range_set;
 	bool exported;    /* sticky once an export succeeded */
 	bool from_export; /* created by doca_mmap_create_from_export */
 	bool thread_safe;
-	uint8_t *addr;    /* range start (exporter's address for imports) */
-	size_t len;
 	uint32_t access_mask;     /* enum doca_access_flag bits */
-	uint32_t max_devs;
-	uint32_t num_devs;
-	struct doca_dev *devs[SD_MMAP_MAX_DEVS_LIMIT];
-	union doca_data user_data;
-	doca_mmap_memrange_free_cb_t *free_cb;
-	void *free_cookie;
-	uint64_t num_bufs; /* live doca_buf descriptors pointing into the map */
-	/* Import side: how to reach the bytes, and the importer's device. */
-	const struct sd_mem_remote_ops *remote;
-	void *remote_priv;
-	const struct sd_device *import_node; /* device the import was made on */
-	/* Additions of the memory layer (mem). */
-	struct doca_dev *import_dev; /* open device the import depends on */
-	uint8_t import_kind;         /* enum sd_export_kind of the imported descriptor */
-	bool dmabuf;                 /* range given by doca_mmap_set_dmabuf_memrange */
-	int dmabuf_fd;               /* recorded only; never duplicated or closed */
-	size_t dmabuf_offset;
-	uint32_t num_pools;          /* buffer pools created on this map (pin destroy) */
-	uint32_t num_started_pools;  /* started pools (pin stop) */
 	/*
 	 * Non-zero exactly while a local mmap is started, and never the same
 	 * for two start periods of any mmaps of this process.  Devices and
@@ -114,6 +99,28 @@ struct doca_mmap {
 	 * those rules read of it (kind, device, rights) is fixed for its life.
 	 */
 	uint64_t start_seq;
+	/* Import side: how to reach the bytes. */
+	const struct sd_mem_remote_ops *remote;
+	void *remote_priv;
+	uint8_t *addr;    /* range start (exporter's address for imports) */
+	size_t len;
+	uint32_t max_devs;
+	uint32_t num_devs;
+	/* The first line ends here. */
+	struct doca_dev *devs[SD_MMAP_MAX_DEVS_LIMIT];
+	union doca_data user_data;
+	doca_mmap_memrange_free_cb_t *free_cb;
+	void *free_cookie;
+	uint64_t num_bufs; /* live doca_buf descriptors pointing into the map */
+	const struct sd_device *import_node; /* device the import was made on (import side) */
+	/* Additions of the memory layer (mem). */
+	struct doca_dev *import_dev; /* open device the import depends on */
+	uint8_t import_kind;         /* enum sd_export_kind of the imported descriptor */
+	bool dmabuf;                 /* range given by doca_mmap_set_dmabuf_memrange */
+	int dmabuf_fd;               /* recorded only; never duplicated or closed */
+	size_t dmabuf_offset;
+	uint32_t num_pools;          /* buffer pools created on this map (pin destroy) */
+	uint32_t num_started_pools;  /* started pools (pin stop) */
 	/* Additions of the cross-process layer (src/common/xproc). */
 	void *xproc_export;          /* export state while started and exported, else NULL */
 	uint32_t xproc_generation;   /* exports made over the map's life (one per started period) */
@@ -145,22 +152,27 @@ enum sd_buf_owner {
 };
 
 struct doca_buf {
-	uint8_t *head;   /* start of the buffer (exporter address for imports) */
-	size_t len;      /* whole buffer length */
-	uint8_t *data;   /* start of the data segment */
-	size_t data_len; /* length of the data segment */
+	/*
+	 * The first line: what a task reads of its buffers (sd_lines.h).
+	 * Every slot of an inventory or a pool starts a line (struct
+	 * sd_buf_slot), so a buffer on a task's path is one line, not two.
+	 */
+	uint8_t *head;           /* start of the buffer (exporter address for imports) */
+	size_t len;              /* whole buffer length */
+	uint8_t *data;           /* start of the data segment */
+	size_t data_len;         /* length of the data segment */
 	struct doca_buf *next;   /* next element of a chained list, NULL at the end */
+	struct doca_mmap *mmap;
+	uint32_t magic;          /* SD_BUF_MAGIC for every slot of a live inventory/pool */
+	uint16_t refcount;
+	uint8_t owner;           /* enum sd_buf_owner */
+	bool counted;            /* this element added one to mmap->num_bufs */
+	/* The first line ends here. */
 	struct doca_buf *first;  /* list head this element belongs to (itself if alone) */
 	struct doca_buf *last;   /* valid on the list head: last element */
 	uint32_t list_len;       /* valid on the list head: number of elements */
-	struct doca_mmap *mmap;
-	uint16_t refcount;
-	uint8_t owner;           /* enum sd_buf_owner */
 	void *owner_obj;         /* inventory or pool that owns the slot */
 	union doca_data user_data;
-	/* Additions of the memory layer (mem). */
-	uint32_t magic;          /* SD_BUF_MAGIC for every slot of a live inventory/pool */
-	bool counted;            /* this element added one to mmap->num_bufs */
 	/*
 	 * Asynchronous DMA engines (src/dma): on a task's destination, the
 	 * bytes after data + data_len that in-flight tasks will append, and
@@ -171,6 +183,19 @@ struct doca_buf {
 	uint64_t dma_reserved;
 	uint32_t dma_writers;
 };
+
+_Static_assert(offsetof(struct doca_buf, first) <= SD_LINE, "a buffer's task fields fit its first line");
+
+/*
+ * The storage of one descriptor in an inventory or a pool: a buffer on a
+ * line of its own.  The alignment is the slot's, not doca_buf's, so that
+ * checking a pointer a program passes never assumes more than a doca_buf
+ * needs.
+ */
+struct sd_buf_slot {
+	_Alignas(SD_LINE) struct doca_buf buf;
+};
+_Static_assert(offsetof(struct doca_mmap, devs) <= SD_LINE, "a map's task fields fit its first line");
 
 #define SD_BUF_MAGIC 0x42554630u /* "BUF0" */
 

@@ -477,7 +477,7 @@ doca_error_t doca_pe_create(struct doca_pe **pe)
 
 	if (pe == NULL)
 		return SD_REJECT(DOCA_ERROR_INVALID_VALUE, "pe output pointer is NULL");
-	new_pe = calloc(1, sizeof(*new_pe));
+	new_pe = sd_lines_calloc(1, sizeof(*new_pe));
 	if (new_pe == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "out of memory for a progress engine");
 	new_pe->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);

@@ -18,11 +18,14 @@
 
 /* ---- pools ---- */
 
+/*
+ * Slots start on cache lines (sd_lines.h): a task then spans as few lines
+ * as its size allows, whatever its index, and its first line holds the
+ * framework's fields.
+ */
 static size_t sd_task_stride(size_t task_size)
 {
-	const size_t align = _Alignof(max_align_t);
-
-	return (task_size + align - 1) / align * align;
+	return (task_size + SD_LINE - 1) / SD_LINE * SD_LINE;
 }
 
 static doca_error_t sd_pool_create(struct doca_ctx *ctx, struct sd_task_conf *conf)
@@ -31,7 +34,7 @@ static doca_error_t sd_pool_create(struct doca_ctx *ctx, struct sd_task_conf *co
 
 	pool->stride = sd_task_stride(conf->ops->task_size);
 	pool->capacity = conf->num_tasks;
-	pool->slab = calloc(pool->capacity, pool->stride);
+	pool->slab = sd_lines_calloc(pool->capacity, pool->stride);
 	pool->free_stack = calloc(pool->capacity, sizeof(*pool->free_stack));
 	if (pool->slab == NULL || pool->free_stack == NULL) {
 		free(pool->slab);

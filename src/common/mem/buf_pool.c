@@ -29,7 +29,7 @@ struct doca_buf_pool {
 	size_t element_size;
 	size_t alignment;
 	struct doca_mmap *mmap;
-	struct doca_buf *slots;     /* num_elements descriptors */
+	struct sd_buf_slot *slots;  /* num_elements descriptors */
 	struct doca_buf *free_list; /* linked through doca_buf.next */
 	union doca_data user_data;
 };
@@ -88,7 +88,7 @@ doca_error_t doca_buf_pool_create(size_t num_elements, size_t element_size, cons
 				 (const void *)mmap);
 
 	struct doca_buf_pool *pool = calloc(1, sizeof(*pool));
-	struct doca_buf *slots = calloc(num_elements, sizeof(*slots));
+	struct sd_buf_slot *slots = sd_lines_calloc(num_elements, sizeof(*slots));
 	if (pool == NULL || slots == NULL) {
 		free(pool);
 		free(slots);
@@ -104,11 +104,11 @@ doca_error_t doca_buf_pool_create(size_t num_elements, size_t element_size, cons
 	pool->mmap = (struct doca_mmap *)mmap;
 	pool->mmap->num_pools++;
 	for (uint32_t i = 0; i < pool->num_elements; i++) {
-		slots[i].magic = SD_BUF_MAGIC;
-		slots[i].owner = SD_BUF_FREE;
-		slots[i].first = &slots[i];
-		slots[i].last = &slots[i];
-		slots[i].list_len = 1;
+		slots[i].buf.magic = SD_BUF_MAGIC;
+		slots[i].buf.owner = SD_BUF_FREE;
+		slots[i].buf.first = &slots[i].buf;
+		slots[i].buf.last = &slots[i].buf;
+		slots[i].buf.list_len = 1;
 	}
 	sd_alive_add_bufs(SD_ALIVE_POOL, pool, sd_pool_count_bufs); /* issue 12: what is alive */
 	*buf_pool = pool;
@@ -133,7 +133,7 @@ doca_error_t doca_buf_pool_destroy(struct doca_buf_pool *buf_pool)
 		sd_pool_do_stop(buf_pool);
 	buf_pool->mmap->num_pools--;
 	for (uint32_t i = 0; i < buf_pool->num_elements; i++)
-		buf_pool->slots[i].magic = 0;
+		buf_pool->slots[i].buf.magic = 0;
 	free(buf_pool->slots);
 	sd_alive_remove(buf_pool); /* issue 12 */
 	buf_pool->magic = 0;
@@ -181,7 +181,7 @@ doca_error_t doca_buf_pool_start(struct doca_buf_pool *buf_pool)
 	/* Bind every descriptor to its element; hand them out in address order. */
 	buf_pool->free_list = NULL;
 	for (uint32_t i = buf_pool->num_elements; i > 0; i--) {
-		struct doca_buf *slot = &buf_pool->slots[i - 1];
+		struct doca_buf *slot = &buf_pool->slots[i - 1].buf;
 		slot->head = buf_pool->mmap->addr + first_off + (size_t)(i - 1) * stride;
 		slot->len = buf_pool->element_size;
 		slot->next = buf_pool->free_list;

@@ -21,7 +21,7 @@
 struct sd_inv_chunk {
 	struct sd_inv_chunk *next;
 	uint32_t count;
-	struct doca_buf slots[];
+	struct sd_buf_slot slots[];
 };
 
 struct doca_buf_inventory {
@@ -73,7 +73,7 @@ static struct doca_buf *sd_inventory_pop_free(struct doca_buf_inventory *inv)
 /* Allocate `count` fresh slots and put them on the free list. */
 static doca_error_t sd_inventory_grow(struct doca_buf_inventory *inv, uint32_t count)
 {
-	struct sd_inv_chunk *chunk = calloc(1, sizeof(*chunk) + (size_t)count * sizeof(struct doca_buf));
+	struct sd_inv_chunk *chunk = sd_lines_calloc(1, sizeof(*chunk) + (size_t)count * sizeof(struct sd_buf_slot));
 	if (chunk == NULL)
 		return DOCA_ERROR_NO_MEMORY;
 	chunk->count = count;
@@ -81,7 +81,7 @@ static doca_error_t sd_inventory_grow(struct doca_buf_inventory *inv, uint32_t c
 	inv->chunks = chunk;
 	/* Push in reverse so slots are handed out in address order. */
 	for (uint32_t i = count; i > 0; i--) {
-		struct doca_buf *slot = &chunk->slots[i - 1];
+		struct doca_buf *slot = &chunk->slots[i - 1].buf;
 		slot->magic = SD_BUF_MAGIC;
 		slot->owner = SD_BUF_FREE;
 		slot->first = slot;
@@ -99,7 +99,7 @@ static void sd_inventory_free(struct doca_buf_inventory *inv)
 	while (chunk != NULL) {
 		struct sd_inv_chunk *next = chunk->next;
 		for (uint32_t i = 0; i < chunk->count; i++)
-			chunk->slots[i].magic = 0;
+			chunk->slots[i].buf.magic = 0;
 		free(chunk);
 		chunk = next;
 	}

@@ -74,7 +74,7 @@ doca_error_t doca_mmap_create(struct doca_mmap **mmap)
 {
 	SD_MEM_REQUIRE_ARG(mmap, "mmap");
 
-	struct doca_mmap *m = calloc(1, sizeof(*m));
+	struct doca_mmap *m = sd_lines_calloc(1, sizeof(*m));
 	if (m == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "cannot allocate a doca_mmap");
 

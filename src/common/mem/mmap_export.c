@@ -191,7 +191,7 @@ doca_error_t doca_mmap_create_from_export(const union doca_data *user_data, cons
 				 sd_dev_node(dev)->pci_addr);
 	if (priv_doca_debug_flags != 0 && (err = sd_debug_import_fault(__func__)) != DOCA_SUCCESS) /* issue 12 */
 		return err;
-	m = calloc(1, sizeof(*m));
+	m = sd_lines_calloc(1, sizeof(*m));
 	if (m == NULL)
 		return SD_REJECT(DOCA_ERROR_NO_MEMORY, "cannot allocate an imported doca_mmap");
 	err = sd_xproc_import(__func__, m, export_desc, export_desc_len);

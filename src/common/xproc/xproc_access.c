@@ -77,7 +77,7 @@ const char *sd_xp_path_name(enum sd_xp_path path)
 static inline bool sd_xp_record_live(const struct sd_xp_import *imp)
 {
 	return imp->rec != NULL && atomic_load_explicit(&imp->rec->state, memory_order_acquire) == SD_XP_REC_LIVE &&
-	       (imp->relay.state == NULL || atomic_load_explicit(imp->relay.state, memory_order_acquire) == SD_XP_REC_LIVE);
+	       (!imp->relayed || atomic_load_explicit(imp->relay.state, memory_order_acquire) == SD_XP_REC_LIVE);
 }
 
 /* Does the exporter still hold its liveness lock (alive, not exec'd)? */
@@ -122,6 +122,8 @@ static bool sd_xp_lock_held_throttled(struct sd_xp_import *imp)
  */
 static inline bool sd_xp_relay_alive_throttled(struct sd_xp_import *imp)
 {
+	if (!imp->relayed)
+		return true;
 	if (imp->relay.fd < 0)
 		return !atomic_load_explicit(&imp->relay.revoked, memory_order_relaxed);
 	return sd_xp_relay_lock_ok(&imp->relay);
@@ -264,9 +266,14 @@ doca_error_t sd_xp_access_read(struct sd_xp_import *imp, void *dst, uint64_t rad
 		memmove(dst, imp->base + (raddr - imp->page), len);
 		break;
 	case SD_XP_PATH_SHARED:
-		err = sd_xp_shared_copy(imp, dst, imp->base + (raddr - imp->page), len);
+		/*
+		 * The bytes come from the file, never from whatever process the pid
+		 * names now, so the lock is asked before the copy (as for writes),
+		 * where its cost overlaps the copy's start instead of following it.
+		 */
 		if (!sd_xp_lock_held_throttled(imp))
 			return sd_xp_gone(imp);
+		err = sd_xp_shared_copy(imp, dst, imp->base + (raddr - imp->page), len);
 		break;
 	case SD_XP_PATH_VM:
 		err = sd_xp_vm_copy(imp, dst, raddr, len, false);

@@ -207,6 +207,7 @@ static bool sd_xp_attach_relay(struct sd_xp_import *imp, struct sd_xp_desc *d)
 		return true;
 	if (!sd_xp_relay_open(&imp->relay, &id))
 		return false;
+	imp->relayed = imp->relay.state != NULL;
 	memcpy(d->token, imp->relay.up_token, sizeof(d->token));
 	return true;
 }
@@ -235,7 +236,7 @@ doca_error_t sd_xproc_import(const char *func, struct doca_mmap *mmap, const voi
 			sd_xp_reexport_keep(mmap, &d);
 		return err;
 	}
-	imp = calloc(1, sizeof(*imp));
+	imp = sd_lines_calloc(1, sizeof(*imp));
 	if (imp == NULL) {
 		SD_LOG_ERR_AS(func, "cannot allocate the import state");
 		return DOCA_ERROR_NO_MEMORY;

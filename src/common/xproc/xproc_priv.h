@@ -170,21 +170,29 @@ enum sd_xp_path {
 };
 
 struct sd_xp_import {
-	enum sd_xp_path path;
-	uint32_t pid;
+	/*
+	 * The first line (sd_lines.h; the import is allocated on a line):
+	 * everything a copy through the shared or same-process path reads.
+	 */
 	uint64_t addr, len; /* exported range (exporter addresses) */
-	bool writable;      /* export grants PCI_READ_WRITE */
-	struct sd_xp_record *rec; /* mapped read-only; NULL when dead at import */
-	struct sd_xp_relay_watch relay; /* the relaying process's record (SD_XP_FLAG_RELAY); holds nothing else */
-	int rec_fd;         /* to ask who holds the liveness lock, -1 when none */
-	int mem_fd;         /* /proc/PID/mem for SD_XP_PATH_PROCMEM */
 	uint8_t *base;      /* local view of `page` for SELF and SHARED */
 	uint64_t page;      /* exporter address that `base` maps */
-	size_t map_len;     /* bytes mapped at base (SHARED) */
-	bool cannot_shrink; /* SHARED: the file is sealed against shrinking, so no copy can fault */
+	struct sd_xp_record *rec; /* mapped read-only; NULL when dead at import */
+	_Atomic uint64_t next_lock_check_ns; /* SHARED and VM: throttle of the lock check */
+	enum sd_xp_path path;
 	_Atomic int dead;   /* sticky once the export was seen gone */
-	_Atomic uint64_t next_lock_check_ns; /* SHARED: throttle of the lock check */
+	bool writable;      /* export grants PCI_READ_WRITE */
+	bool cannot_shrink; /* SHARED: the file is sealed against shrinking, so no copy can fault */
+	bool relayed;       /* `relay` watches a relay's record (most imports have none) */
+	/* The first line ends here. */
+	uint32_t pid;
+	size_t map_len;     /* bytes mapped at base (SHARED) */
+	int rec_fd;         /* to ask who holds the liveness lock, -1 when none */
+	int mem_fd;         /* /proc/PID/mem for SD_XP_PATH_PROCMEM */
+	struct sd_xp_relay_watch relay; /* the relaying process's record (SD_XP_FLAG_RELAY); holds nothing else */
 };
+
+_Static_assert(offsetof(struct sd_xp_import, pid) <= SD_LINE, "an import's copy fields fit its first line");
 
 struct doca_mmap;
 
