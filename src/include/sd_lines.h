@@ -26,9 +26,11 @@ static inline void *sd_lines_calloc(size_t n, size_t size)
 	if (size != 0 && n > (SIZE_MAX - SD_LINE) / size)
 		return NULL;
 	bytes = (n * size + SD_LINE - 1) / SD_LINE * SD_LINE;
-	p = aligned_alloc(SD_LINE, bytes == 0 ? SD_LINE : bytes);
+	if (bytes == 0)
+		bytes = SD_LINE; /* a unique pointer, as calloc may give for zero bytes */
+	p = aligned_alloc(SD_LINE, bytes);
 	if (p != NULL)
-		memset(p, 0, bytes == 0 ? SD_LINE : bytes);
+		memset(p, 0, bytes);
 	return p;
 }
 

@@ -34,6 +34,7 @@
 
 #include "sd_clock.h"
 #include "sd_engine.h"
+#include "sd_lines.h"
 
 struct sd_card;
 
@@ -44,7 +45,7 @@ struct sd_card;
  * followed by the next look at the queues without a pause.
  */
 #define SD_WQ_BIG_COPY (16u << 10)
-#define SD_CACHE_LINE 64
+#define SD_CACHE_LINE SD_LINE
 
 /* A spin-wait hint to the CPU (lets a sibling hardware thread run). */
 static inline void sd_cpu_relax(void)

@@ -686,12 +686,11 @@ static doca_error_t sd_wq_open(const struct sd_device *node, uint32_t depth, str
 
 	if (depth == 0)
 		depth = 1;
-	q = aligned_alloc(SD_CACHE_LINE, (sizeof(*q) + SD_CACHE_LINE - 1) / SD_CACHE_LINE * SD_CACHE_LINE);
+	q = sd_lines_calloc(1, sizeof(*q));
 	if (q == NULL) {
 		snprintf(why, why_len, "out of memory for a worker queue");
 		return DOCA_ERROR_NO_MEMORY;
 	}
-	memset(q, 0, sizeof(*q));
 	atomic_flag_clear(&q->arm_lock);
 	q->card = sd_card_for(node->pci_addr, node->card_timing);
 	if (!sd_wq_alloc_parts(q, depth)) {
