@@ -136,6 +136,8 @@ struct doca_mmap {
 	bool reg_shared;             /* ... and moved it onto a memfd importers map (mmap_share.c) */
 };
 
+_Static_assert(offsetof(struct doca_mmap, devs) <= SD_LINE, "a map's task fields fit its first line");
+
 /* Kind of export descriptor an imported mmap was made from. */
 enum sd_export_kind {
 	SD_EXPORT_NONE = 0, /* local mmap */
@@ -195,7 +197,6 @@ _Static_assert(offsetof(struct doca_buf, first) <= SD_LINE, "a buffer's task fie
 struct sd_buf_slot {
 	_Alignas(SD_LINE) struct doca_buf buf;
 };
-_Static_assert(offsetof(struct doca_mmap, devs) <= SD_LINE, "a map's task fields fit its first line");
 
 #define SD_BUF_MAGIC 0x42554630u /* "BUF0" */
 

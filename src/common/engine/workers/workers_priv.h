@@ -45,7 +45,6 @@ struct sd_card;
  * followed by the next look at the queues without a pause.
  */
 #define SD_WQ_BIG_COPY (16u << 10)
-#define SD_CACHE_LINE SD_LINE
 
 /* A spin-wait hint to the CPU (lets a sibling hardware thread run). */
 static inline void sd_cpu_relax(void)
@@ -85,11 +84,11 @@ struct sd_worker;
 
 struct sd_engine_queue {
 	/* ---- written by the program's thread, read by the worker ---- */
-	_Alignas(SD_CACHE_LINE) _Atomic uint64_t tail; /* entries published */
+	_Alignas(SD_LINE) _Atomic uint64_t tail; /* entries published */
 	_Atomic uint32_t polls; /* polls of an unfinished copy that tried to serve it (workers_help.c) */
 
 	/* ---- written by the worker, read by the program's thread ---- */
-	_Alignas(SD_CACHE_LINE) _Atomic uint64_t done; /* entries finished (copied or skipped) */
+	_Alignas(SD_LINE) _Atomic uint64_t done; /* entries finished (copied or skipped) */
 	_Atomic uint64_t held_copied; /* held queues: entries copied, each with its ready_at set */
 	/*
 	 * The program's thread drives this queue itself (the worker dozed
@@ -101,7 +100,7 @@ struct sd_engine_queue {
 	_Atomic bool driven;
 
 	/* ---- the program's thread only ---- */
-	_Alignas(SD_CACHE_LINE) uint64_t next; /* next entry to write (tail once published) */
+	_Alignas(SD_LINE) uint64_t next; /* next entry to write (tail once published) */
 	uint64_t done_seen;                    /* last value of `done` read */
 	uint64_t *slot_pos;                    /* ring position of each slot's latest copy */
 	uint64_t *slot_arena_end;              /* arena position after each slot's segments */
@@ -113,7 +112,7 @@ struct sd_engine_queue {
 	uint64_t now_seen;                     /* held queues: the clock as this thread last read it */
 
 	/* ---- the server only: the worker, or a program thread that helps (serving == 1) ---- */
-	_Alignas(SD_CACHE_LINE) _Atomic uint32_t serving; /* claimed for one pass (sd_wq_serve) */
+	_Alignas(SD_LINE) _Atomic uint32_t serving; /* claimed for one pass (sd_wq_serve) */
 	uint64_t head;                         /* next entry to copy */
 	uint64_t copied;                       /* entries copied, not all published (chaos) */
 	uint64_t *ready_at;                    /* chaos: per ring position, when it may complete */
@@ -123,12 +122,12 @@ struct sd_engine_queue {
 	uint64_t batch_skip_until;             /* entries before this were offered to a batched remote copy */
 
 	/* ---- the worker thread only: what its previous look saw (workers_help.c) ---- */
-	_Alignas(SD_CACHE_LINE) uint64_t seen_tail;
+	_Alignas(SD_LINE) uint64_t seen_tail;
 	uint32_t seen_polls;
 	bool looked_busy; /* that look found the program's thread busy with the queue */
 
 	/* ---- written rarely, read by both ---- */
-	_Alignas(SD_CACHE_LINE) struct sd_wq_entry *ring;
+	_Alignas(SD_LINE) struct sd_wq_entry *ring;
 	uint64_t mask;              /* ring capacity - 1 (a power of two >= depth) */
 	struct sd_seg *arena;       /* segments of SD_WQ_JOB entries */
 	uint32_t arena_cap;
@@ -142,7 +141,7 @@ struct sd_engine_queue {
 	uint64_t *arrive_at;        /* card model: per ring position, when the task was submitted */
 
 	/* ---- arming (doca_pe_request_notification), behind a tiny lock ---- */
-	_Alignas(SD_CACHE_LINE) _Atomic uint32_t armed; /* read by the worker after each publish */
+	_Alignas(SD_LINE) _Atomic uint32_t armed; /* read by the worker after each publish */
 	atomic_flag arm_lock;
 	uint64_t arm_pos;      /* wake once `done` passes this entry */
 	uint32_t arm_holds;    /* wake calls owed (one per arm) */
@@ -164,10 +163,10 @@ struct sd_engine_queue {
 /* One worker thread. */
 struct sd_worker {
 	/* The futex word the thread sleeps on, and whether it sleeps (SD_WORKER_*). */
-	_Alignas(SD_CACHE_LINE) _Atomic uint32_t sleeping;
+	_Alignas(SD_LINE) _Atomic uint32_t sleeping;
 	_Atomic uint32_t futex;
 	/* The queues it serves: changed under `lock`, published by `gen`. */
-	_Alignas(SD_CACHE_LINE) pthread_mutex_t lock;
+	_Alignas(SD_LINE) pthread_mutex_t lock;
 	struct sd_engine_queue **queues;
 	uint32_t nqueues, cap;
 	_Atomic uint32_t gen;     /* bumped by every change of `queues` */
